@@ -1,0 +1,269 @@
+/// The application: turns digitizer frames into touches and events and sends them to its windows
+/// (UIApplication with its event queue). uikit-semantics T1–T7, E1–E5.
+///
+/// The event loop calls `handle(_:)` for every frame and `advance(to:)` when `nextDeadline` comes, so
+/// that timer-driven gesture transitions (a long press beginning, a tap failing for want of a second
+/// tap) happen at the right time (D3). TouchCore reads no clock: time is what the frames and
+/// `advance(to:)` say.
+///
+/// Bad input gets a defined answer, never a crash; each case is handled where it enters, in
+/// `handle(_:)`, and reported through `onWarning`.
+public final class Application: Responder {
+    public private(set) var windows: [Window] = []
+
+    /// The latest time the application has seen, in seconds (frames and `advance(to:)`).
+    public private(set) var currentTime: Double = -Double.infinity
+
+    /// Called after every event has been sent to the windows; the daemon reports touches from here.
+    public var onEvent: ((Event) -> Void)?
+
+    /// Called with a sentence whenever input had to be cleaned (see `handle(_:)`).
+    public var onWarning: ((String) -> Void)?
+
+    /// When set, every recognizer transition is logged as `recognizer: state → input → state` (S2).
+    public var debugLog: ((String) -> Void)? {
+        didSet { for w in windows { w.environment.debugLog = debugLog } }
+    }
+
+    /// The live touches of each device, by contact id.
+    private var devices: [Int: [Int: Touch]] = [:]
+    /// All live touches, in the order they began.
+    private var liveTouches: [Touch] = []
+    /// The event object of the current touch sequence (E1).
+    private var event = Event()
+    private var tapCounter = TapCounter()
+    private var nextTouchIdentifier = 1
+    /// Devices already warned about, so a broken device does not flood the log.
+    private var warned: Set<String> = []
+
+    public init(window: Window) {
+        super.init()
+        addWindow(window)
+    }
+
+    /// Adds a window in front of the others. The window's next responder is the application.
+    public func addWindow(_ window: Window) {
+        guard !windows.contains(where: { $0 === window }) else { return }
+        windows.append(window)
+        window.application = self
+        window.environment.debugLog = debugLog
+    }
+
+    /// The end of the responder chain (R2, R4): unhandled touches are dropped here.
+    override public var next: Responder? { nil }
+
+    /// The touches that are down now, in the order they began.
+    public var activeTouches: [Touch] { liveTouches }
+
+    // MARK: Time
+
+    /// When the event loop must call `advance(to:)` next, or nil when nothing is pending.
+    public var nextDeadline: Double? {
+        var earliest: Double?
+        for w in windows {
+            if let d = w.environment.nextDeadline, d < (earliest ?? .infinity) { earliest = d }
+        }
+        return earliest
+    }
+
+    /// Fires every timer due at or before `time`, in time order (D3). Time never goes backwards:
+    /// an earlier time than the application has seen does nothing.
+    public func advance(to time: Double) {
+        guard !time.isNaN else { return }
+        while let (window, deadline) = earliestDeadline(notAfter: time) {
+            currentTime = Swift.max(currentTime, deadline)
+            window.environment.fireDeadline(at: deadline)
+        }
+        if time > currentTime { currentTime = time }
+        for w in windows { w.environment.time = Swift.max(w.environment.time, currentTime) }
+    }
+
+    private func earliestDeadline(notAfter time: Double) -> (Window, Double)? {
+        var best: (Window, Double)?
+        for w in windows {
+            if let d = w.environment.nextDeadline, d <= time, d < (best?.1 ?? .infinity) { best = (w, d) }
+        }
+        return best
+    }
+
+    // MARK: Frames → touches → events
+
+    /// Takes one frame of a digitizer: creates, moves, ends and cancels touches, and sends the event
+    /// to the windows (UIApplication.sendEvent → UIWindow.sendEvent, E5).
+    ///
+    /// Bad input and what happens to it:
+    /// - a timestamp that is NaN, infinite or earlier than the last one: the last one is used (time
+    ///   never runs backwards);
+    /// - a contact id twice in one frame: the last entry wins;
+    /// - a NaN or infinite coordinate: a touch already down keeps its last location; a new contact
+    ///   does not begin until it reports a finite one;
+    /// - a frame from a device never seen before: the device is simply new;
+    /// - `isCancelled` for an id with no touch: nothing to cancel, ignored.
+    /// A frame that changes nothing (every contact where it was) makes no event.
+    public func handle(_ frame: DigitizerFrame) {
+        var time = frame.timestamp
+        if !time.isFinite || time < currentTime {
+            if currentTime.isFinite {
+                warnOnce("device \(frame.device): timestamp",
+                         "device \(frame.device): timestamp \(time) is \(time.isFinite ? "earlier than the last one" : "not finite"); using \(currentTime) (logged once per device)")
+                time = currentTime
+            } else {
+                warnOnce("device \(frame.device): timestamp",
+                         "device \(frame.device): timestamp \(time) is not finite; using 0 (logged once per device)")
+                time = 0
+            }
+        }
+        // Timers due before this frame fire first, so a long press begins at 0.5 s even when the
+        // next frame only comes at 0.6 s (D3).
+        advance(to: time)
+
+        // The last entry for an id wins.
+        var contacts: [Int: Contact] = [:]
+        var order: [Int] = []
+        for c in frame.contacts {
+            if contacts.updateValue(c, forKey: c.id) == nil { order.append(c.id) } else {
+                warnOnce("device \(frame.device): duplicate id",
+                         "device \(frame.device): contact id \(c.id) appears twice in one frame; the last one wins (logged once per device)")
+            }
+        }
+
+        var touches = devices[frame.device] ?? [:]
+        var changed = false
+        // Touches already down: moved, stationary, ended or cancelled.
+        for touch in liveTouches {
+            guard touch.device == frame.device else {
+                touch.phase = .stationary
+                touch.previousScreenLocation = touch.screenLocation
+                continue
+            }
+            guard let c = contacts[touch.contactID] else {
+                touch.phase = .ended          // absent from the frame: lifted
+                touch.previousScreenLocation = touch.screenLocation
+                touch.timestamp = time
+                changed = true
+                continue
+            }
+            if c.isCancelled {
+                touch.phase = .cancelled
+                touch.previousScreenLocation = touch.screenLocation
+                touch.timestamp = time
+                changed = true
+                continue
+            }
+            var location = c.location
+            if !location.isFinite {
+                warnOnce("device \(frame.device): non-finite",
+                         "device \(frame.device): contact \(c.id) has a non-finite location; keeping its last one (logged once per device)")
+                location = touch.screenLocation
+            }
+            if location != touch.screenLocation || c.force != touch.force {
+                touch.phase = .moved
+                touch.previousScreenLocation = touch.screenLocation
+                touch.screenLocation = location
+                touch.maximumTravel = Swift.max(touch.maximumTravel, location.distance(to: touch.startScreenLocation))
+                touch.timestamp = time
+                changed = true
+            } else {
+                touch.phase = .stationary
+                touch.previousScreenLocation = touch.screenLocation
+            }
+            touch.majorRadius = c.majorRadius
+            touch.majorRadiusTolerance = c.majorRadiusTolerance
+            touch.force = c.force
+            touch.maximumPossibleForce = c.maximumPossibleForce
+        }
+        // New contacts: began.
+        var began: [Touch] = []
+        for id in order where touches[id] == nil {
+            let c = contacts[id]!
+            if c.isCancelled { continue }     // cancelling what never began: nothing to do
+            guard c.location.isFinite else {
+                warnOnce("device \(frame.device): non-finite new",
+                         "device \(frame.device): new contact \(id) has a non-finite location; it begins when it reports a finite one (logged once per device)")
+                continue
+            }
+            let count = tapCounter.tapCount(device: frame.device, location: c.location, time: time)
+            let touch = Touch(identifier: nextTouchIdentifier, device: frame.device, contact: c,
+                              timestamp: time, tapCount: count)
+            nextTouchIdentifier += 1
+            touches[id] = touch
+            began.append(touch)
+            changed = true
+        }
+        guard changed else {
+            devices[frame.device] = touches
+            return
+        }
+        for t in began {
+            hitTest(t)
+            liveTouches.append(t)
+        }
+        dispatch(time: time)
+
+        // Touches that ended or were cancelled leave after the one event they appear in (T3).
+        for t in liveTouches where t.phase.isTerminal {
+            touches[t.contactID] = nil
+            if t.phase == .ended { tapCounter.touchEnded(t, at: time) }
+        }
+        liveTouches.removeAll { $0.phase.isTerminal }
+        devices[frame.device] = touches.isEmpty ? nil : touches
+        if liveTouches.isEmpty { event = Event() }      // the sequence is over (T3)
+        checkInvariants()
+    }
+
+    /// Cancels every live touch of `device` (or of every device) at `time`, as UIKit does for a system
+    /// interruption (C7); the input layer uses it when a device is removed or loses sync.
+    public func cancelTouches(device: Int? = nil, at time: Double) {
+        var byDevice: [Int: [Contact]] = [:]
+        for t in liveTouches where device == nil || t.device == device {
+            byDevice[t.device, default: []].append(
+                Contact(id: t.contactID, location: t.screenLocation, isCancelled: true))
+        }
+        for (d, contacts) in byDevice.sorted(by: { $0.key < $1.key }) {
+            handle(DigitizerFrame(device: d, timestamp: time, contacts: contacts))
+        }
+    }
+
+    /// Binds a new touch to a window and a view (H1, T4): the front-most window whose hit-test finds a
+    /// view, else the front-most window with no view.
+    private func hitTest(_ touch: Touch) {
+        for window in windows.reversed() {
+            let p = window.convertFromSuperview(touch.screenLocation)
+            if let v = window.hitTest(p, with: event) {
+                touch.window = window
+                touch.view = v
+                return
+            }
+        }
+        touch.window = windows.last
+        touch.view = nil
+    }
+
+    private func dispatch(time: Double) {
+        event.timestamp = time
+        event.orderedTouches = liveTouches
+        for t in liveTouches { t.lastEvent = event }
+        for w in windows where liveTouches.contains(where: { $0.window === w }) {
+            w.sendEvent(event)
+        }
+        onEvent?(event)
+    }
+
+    /// Reports a cleaned input once per kind and device, so a broken device does not flood the log.
+    private func warnOnce(_ key: String, _ message: String) {
+        guard let onWarning, warned.insert(key).inserted else { return }
+        onWarning(message)
+    }
+
+    /// Contracts checked at the end of every frame in debug builds.
+    private func checkInvariants() {
+        #if DEBUG
+        // T3: after a frame, only live touches remain and each is in its device's table once.
+        for t in liveTouches {
+            assert(!t.phase.isTerminal, "T3: \(t) left after it ended")
+            assert(devices[t.device]?[t.contactID] === t, "touch table out of step for \(t)")
+        }
+        assert(devices.values.reduce(0) { $0 + $1.count } == liveTouches.count, "touch table out of step")
+        #endif
+    }
+}

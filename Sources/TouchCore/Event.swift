@@ -1,0 +1,44 @@
+/// The touches of one instant (UIEvent of type `.touches`). uikit-semantics E1–E5.
+///
+/// One event object serves a whole touch sequence (E1): don't keep it past the callback. It holds every
+/// live touch, stationary ones included (T3, E2), plus the touches that end or are cancelled in it,
+/// which appear in exactly one event.
+public final class Event: CustomStringConvertible {
+    public enum EventType: Sendable { case touches }
+
+    public let type: EventType = .touches
+    /// Seconds on the digitizer's monotonic clock (E4).
+    public internal(set) var timestamp: Double = 0
+
+    /// The touches of this event in the order they began.
+    public internal(set) var orderedTouches: [Touch] = []
+
+    /// While a recognizer's touches… method runs: the touches being delivered to it (E3).
+    var recognizerDelivery: (recognizer: GestureRecognizer, touches: Set<Touch>)?
+
+    init() {}
+
+    /// Every touch in the event, across views and windows (E2).
+    public var allTouches: Set<Touch> { Set(orderedTouches) }
+
+    /// The touches whose view is `view` (descendants' touches are not included), E3.
+    public func touches(for view: View) -> Set<Touch> {
+        Set(orderedTouches.lazy.filter { $0.view === view })
+    }
+
+    /// The touches that began in `window`, E3.
+    public func touches(for window: Window) -> Set<Touch> {
+        Set(orderedTouches.lazy.filter { $0.window === window })
+    }
+
+    /// The touches being delivered to `gestureRecognizer` (E3): during its touches… callbacks the
+    /// set it is given, otherwise the event's touches it tracks.
+    public func touches(for gestureRecognizer: GestureRecognizer) -> Set<Touch> {
+        if let d = recognizerDelivery, d.recognizer === gestureRecognizer { return d.touches }
+        return Set(orderedTouches.lazy.filter { t in gestureRecognizer.trackedTouches.contains { $0 === t } })
+    }
+
+    public var description: String {
+        "Event(t=\(timestamp), \(orderedTouches.map { "#\($0.identifier) \($0.phase)" }.joined(separator: ", ")))"
+    }
+}

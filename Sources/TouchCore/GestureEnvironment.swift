@@ -1,0 +1,458 @@
+/// The gesture environment of a window (UIGestureEnvironment): who receives a touch, in what order,
+/// who wins, who waits for whom, and when recognizers are reset. uikit-semantics §6.
+///
+/// Per event (D1), inside `Window.sendEvent`:
+/// 1. New touches collect the recognizers of their hit-test view and its ancestors up to the window (P1),
+///    less disabled, finished and unwilling ones (P2, P3).
+/// 2. Each recognizer, hit-test view outward and then in attachment order (X7), gets its touches by phase.
+///    After each call the environment update runs: the state changes the recognizer asked for are
+///    arbitrated (S5, X1–X4, F1–F3), view touches are cancelled (C1), and actions are sent (S3, D2).
+/// 3. The views get their touches, gated by the recognizers (ViewGating.swift, C1–C3, T9, T10).
+/// 4. Recognizers whose touch sequence is over are reset (S4).
+/// Timers (D3) run the same update from `Application.advance(to:)`.
+///
+/// Contracts, asserted in debug builds:
+/// - a recognizer's observable state changes only along S2;
+/// - a recognizer waiting for a failure requirement (F1) reads `possible`;
+/// - after its touches have all ended, no recognizer is left in possible without a timer or a
+///   requirement to wait for.
+final class GestureEnvironment {
+    unowned let window: Window
+    /// The clock: the timestamp of the event or timer being processed.
+    var time: Double = 0
+    var debugLog: ((String) -> Void)?
+    /// Recognizers taking part in the current touch sequences, in the order they joined (X7).
+    var participants: [GestureRecognizer] = []
+    /// Touches whose view delivery waits on a recognizer (C2, C3), possibly after they ended.
+    var gatedTouches: [Touch] = []
+    /// A recognizer ignored a touch: the gating may release it.
+    var gatingMayHaveChanged = false
+    /// What is being processed, for the transition log: "touchesMoved", "timer", …
+    private var input = "update"
+    /// Nested updates; the queued work runs when the outermost one ends.
+    private var depth = 0
+    private var queue: [Work] = []
+
+    private enum Work {
+        case action(GestureRecognizer)
+        case cancelViewTouches([Touch])
+    }
+
+    init(window: Window) {
+        self.window = window
+    }
+
+    // MARK: Events (D1)
+
+    func process(_ event: Event) {
+        time = Swift.max(time, event.timestamp)
+        let touches = event.orderedTouches.filter { $0.window === window }
+        for t in touches where t.phase == .began && t.viewDelivery.isUnregistered {
+            register(t, event: event)
+        }
+        deliverToRecognizers(touches, event: event)
+        deliverToViews(touches, event: event)
+        for r in participants {
+            if !r.trackedTouches.isEmpty { r.lastCentroid = GestureRecognizer.centroid(of: r.trackedTouches) }
+            r.trackedTouches.removeAll { $0.phase.isTerminal }
+        }
+        depth += 1
+        failAbandonedRecognizers()
+        depth -= 1
+        endUpdate()
+    }
+
+    /// P1, P2: the recognizers of the touch's view and of every ancestor up to and including the
+    /// window, hit-test view outward, each view's in attachment order (X7).
+    private func register(_ touch: Touch, event: Event) {
+        touch.viewDelivery = touch.view == nil ? .none : .pendingBegan
+        var receivers: [GestureRecognizer] = []
+        var v = touch.view
+        while let view = v {
+            for r in view.gestureRecognizers where accepts(r, touch) { receivers.append(r) }
+            v = view.superview
+        }
+        touch.gestureRecognizers = receivers
+        for r in receivers {
+            r.trackedTouches.append(touch)
+            r.sequenceTouches.append(touch)
+            participate(r)
+        }
+    }
+
+    private func accepts(_ r: GestureRecognizer, _ touch: Touch) -> Bool {
+        guard r.isEnabled, r.storedState.receivesTouches else { return false }     // P2, P3
+        // A discrete recognizer that has made its decision and only waits for a requirement (F1)
+        // takes no new touches.
+        if r.pendingState == .ended { return false }
+        return r.delegate?.gestureRecognizer(r, shouldReceive: touch) ?? true        // P2
+    }
+
+    func participate(_ r: GestureRecognizer) {
+        guard !r.isParticipating else { return }
+        r.isParticipating = true
+        r.participatingEnvironment = self
+        participants.append(r)
+    }
+
+    /// D1.1–D1.2: each recognizer gets its touches by phase, and the update runs after each call.
+    private func deliverToRecognizers(_ touches: [Touch], event: Event) {
+        var order: [GestureRecognizer] = []
+        for t in touches where t.phase != .stationary {
+            for r in t.gestureRecognizers where !order.contains(where: { $0 === r }) { order.append(r) }
+        }
+        for r in order {
+            for phase in [Touch.Phase.began, .moved, .ended, .cancelled] {
+                guard r.isEnabled, r.storedState.receivesTouches, r.isParticipating else { break }   // P3
+                let set = Set(r.trackedTouches.filter { $0.phase == phase && $0.lastEvent === event })
+                guard !set.isEmpty else { continue }
+                event.recognizerDelivery = (r, set)
+                depth += 1
+                switch phase {
+                case .began: input = "touchesBegan"; r.touchesBegan(set, with: event)
+                case .moved: input = "touchesMoved"; r.touchesMoved(set, with: event)
+                case .ended: input = "touchesEnded"; r.touchesEnded(set, with: event)
+                case .cancelled: input = "touchesCancelled"; r.touchesCancelled(set, with: event)
+                case .stationary: break
+                }
+                depth -= 1
+                event.recognizerDelivery = nil
+                endUpdate()
+            }
+        }
+        input = "update"
+    }
+
+    // MARK: Timers (D3)
+
+    var nextDeadline: Double? {
+        var earliest: Double?
+        for r in participants {
+            if let d = r.deadline, d < (earliest ?? .infinity) { earliest = d }
+        }
+        return earliest
+    }
+
+    /// Fires the earliest deadline, which the application found to be `deadline`.
+    func fireDeadline(at deadline: Double) {
+        guard let r = participants.first(where: { $0.deadline == deadline }) else { return }
+        time = Swift.max(time, deadline)
+        r.deadline = nil
+        depth += 1
+        if r.isEnabled && r.storedState.receivesTouches {
+            input = "timer"
+            r.deadlineReached(at: deadline)
+            input = "update"
+        }
+        failAbandonedRecognizers()
+        depth -= 1
+        endUpdate()
+    }
+
+    // MARK: State changes (S2–S6, X1–X4, F1–F3)
+
+    /// A recognizer set `state` to `new`; S2 legality was checked by the recognizer.
+    func recognizer(_ r: GestureRecognizer, requests new: GestureRecognizer.State) {
+        depth += 1
+        defer { depth -= 1; endUpdate() }
+        switch (r.storedState, new) {
+        case (.possible, .began), (.possible, .ended):
+            attemptToLeavePossible(r, to: new, input: input)
+        case (.possible, .failed):
+            r.pendingState = nil
+            fail(r, input: input)
+        default:
+            // began/changed → changed | ended | cancelled
+            transition(r, to: new, input: input)
+            queue.append(.action(r))
+        }
+    }
+
+    /// C6: a recognizer was disabled.
+    func disabled(_ r: GestureRecognizer) {
+        depth += 1
+        defer { depth -= 1; endUpdate() }
+        switch r.storedState {
+        case .possible:
+            if r.isParticipating { r.pendingState = nil; fail(r, input: "isEnabled = false") }
+        case .began, .changed:
+            transition(r, to: .cancelled, input: "isEnabled = false")
+            queue.append(.action(r))
+        case .ended, .cancelled, .failed:
+            break
+        }
+    }
+
+    /// A recognizer was removed from its view: it leaves the sequence at once, without an action.
+    func withdraw(_ r: GestureRecognizer) {
+        depth += 1
+        defer { depth -= 1; endUpdate() }
+        if r.storedState == .possible && r.isParticipating {
+            r.pendingState = nil
+            fail(r, input: "removed from its view")
+        }
+        for t in r.sequenceTouches { t.gestureRecognizers.removeAll { $0 === r } }
+        resetRecognizer(r, input: "removed from its view")
+        gatingMayHaveChanged = true
+    }
+
+    /// F1, F2: leave possible now, wait for requirements, or fail.
+    private func attemptToLeavePossible(_ r: GestureRecognizer, to target: GestureRecognizer.State, input: String) {
+        let requirements = r.attemptRequirements ?? failureRequirements(of: r)
+        r.attemptRequirements = requirements
+        if let winner = requirements.first(where: { hasWon($0) }) {
+            r.pendingState = nil
+            fail(r, input: "\(input); required \(winner) to fail, which recognized")
+            return
+        }
+        if let blocker = requirements.first(where: { isStillDeciding($0) }) {
+            if r.pendingState == nil { log("\(r): possible → \(input) → possible (waits for \(blocker) to fail)") }
+            r.pendingState = target
+            return
+        }
+        perform(r, to: target, input: input)
+    }
+
+    /// The transition out of possible, once nothing stands in the way.
+    private func perform(_ r: GestureRecognizer, to target: GestureRecognizer.State, input: String) {
+        let waited = r.pendingState != nil
+        r.pendingState = nil
+        // S5: the delegate and the touched views may refuse.
+        if let d = r.delegate, !d.gestureRecognizerShouldBegin(r) {
+            fail(r, input: "\(input); delegate's gestureRecognizerShouldBegin is false")
+            return
+        }
+        for v in touchedViews(of: r) where !v.gestureRecognizerShouldBegin(r) {
+            fail(r, input: "\(input); \(v).gestureRecognizerShouldBegin is false")
+            return
+        }
+        // X1, X3: an active competitor that may not run alongside prevents the recognizer.
+        for b in participants where b !== r && isActive(b) && competes(r, b) && !simultaneous(r, b)
+            && b.canPrevent(r) && r.canBePrevented(by: b) {
+            fail(r, input: "\(input); prevented by \(b)")
+            return
+        }
+        if waited { r.willBeginAfterSatisfyingFailureRequirements() }     // F5
+        transition(r, to: target, input: waited ? "\(input); failure requirements satisfied" : input)
+        // X1: competitors that may not run alongside are forced out.
+        for b in participants where b !== r && b.storedState.receivesTouches && competes(r, b)
+            && !simultaneous(r, b) && r.canPrevent(b) && b.canBePrevented(by: r) {
+            if b.storedState == .possible {
+                b.pendingState = nil
+                fail(b, input: "excluded by \(r)")
+            } else {
+                transition(b, to: .cancelled, input: "excluded by \(r)")
+                queue.append(.action(b))
+            }
+        }
+        // C1: the view's touches are cancelled before the first action (D4).
+        if r.cancelsTouchesInView { queue.append(.cancelViewTouches(r.sequenceTouches)) }
+        queue.append(.action(r))
+        // F3: recognizers that required this one to fail, fail.
+        for d in participants where d !== r && d.storedState == .possible && requires(d, r) {
+            d.pendingState = nil
+            fail(d, input: "required \(r) to fail, which recognized")
+        }
+    }
+
+    /// possible → failed, then the recognizers waiting for this failure may go ahead (F3).
+    private func fail(_ r: GestureRecognizer, input: String) {
+        guard r.storedState == .possible else { return }
+        transition(r, to: .failed, input: input)
+        for d in participants where d !== r && d.storedState == .possible && d.pendingState != nil && requires(d, r) {
+            if let target = d.pendingState { attemptToLeavePossible(d, to: target, input: "\(r) failed") }
+        }
+    }
+
+    private func transition(_ r: GestureRecognizer, to new: GestureRecognizer.State, input: String) {
+        let old = r.storedState
+        assert(GestureRecognizer.State.isLegalTransition(from: old, to: new, discrete: r.isDiscrete),
+               "S2: illegal transition \(r): \(old) → \(new)")
+        r.storedState = new
+        log("\(r): \(old) → \(input) → \(new)")
+    }
+
+    // MARK: Relations
+
+    /// F1, F2: static requirements plus the dynamic ones, among the recognizers of this sequence.
+    private func failureRequirements(of a: GestureRecognizer) -> [GestureRecognizer] {
+        var result: [GestureRecognizer] = []
+        for w in a.requiredToFail { if let b = w.value, b !== a { result.append(b) } }
+        for b in participants where b !== a && !result.contains(where: { $0 === b }) {
+            if a.shouldRequireFailure(of: b) || b.shouldBeRequiredToFail(by: a)
+                || a.delegate?.gestureRecognizer(a, shouldRequireFailureOf: b) == true
+                || b.delegate?.gestureRecognizer(b, shouldBeRequiredToFailBy: a) == true {
+                result.append(b)
+            }
+        }
+        return result
+    }
+
+    private func requires(_ d: GestureRecognizer, _ b: GestureRecognizer) -> Bool {
+        let requirements = d.attemptRequirements ?? failureRequirements(of: d)
+        return requirements.contains { $0 === b }
+    }
+
+    /// A requirement that recognized or began makes its dependents fail (F1, F3).
+    private func hasWon(_ b: GestureRecognizer) -> Bool {
+        b.isParticipating && (b.storedState == .began || b.storedState == .changed || b.storedState == .ended)
+    }
+
+    /// A requirement still in possible holds its dependents back (F1). One that takes no part in the
+    /// current sequence (no touches, no timer) or is disabled cannot fail any more and does not.
+    private func isStillDeciding(_ b: GestureRecognizer) -> Bool {
+        b.isParticipating && b.isEnabled && b.storedState == .possible
+    }
+
+    /// began or changed, or recognized and not yet reset.
+    private func isActive(_ b: GestureRecognizer) -> Bool {
+        b.storedState == .began || b.storedState == .changed || b.storedState == .ended
+    }
+
+    /// X5: recognizers compete when they share a touch of the current sequence.
+    private func competes(_ a: GestureRecognizer, _ b: GestureRecognizer) -> Bool {
+        a.sequenceTouches.contains { t in b.sequenceTouches.contains { $0 === t } }
+    }
+
+    /// X2: either delegate saying yes is enough.
+    private func simultaneous(_ a: GestureRecognizer, _ b: GestureRecognizer) -> Bool {
+        a.delegate?.gestureRecognizer(a, shouldRecognizeSimultaneouslyWith: b) == true
+            || b.delegate?.gestureRecognizer(b, shouldRecognizeSimultaneouslyWith: a) == true
+    }
+
+    /// The hit-test views of the recognizer's touches, each once (S5 asks them).
+    private func touchedViews(of r: GestureRecognizer) -> [View] {
+        var views: [View] = []
+        for t in r.sequenceTouches {
+            if let v = t.view, !views.contains(where: { $0 === v }) { views.append(v) }
+        }
+        return views
+    }
+
+    // MARK: The end of an update
+
+    /// Runs queued work when the outermost update ends: view cancellations and actions in the order
+    /// they arose, late view deliveries (C2, C3), deadlocks, and resets (S4).
+    func endUpdate() {
+        guard depth == 0 else { return }
+        depth += 1
+        repeat {
+            while !queue.isEmpty {
+                let work = queue.removeFirst()
+                switch work {
+                case .action(let r): r.sendActions()
+                case .cancelViewTouches(let touches): cancelViewTouches(touches)
+                }
+            }
+            releaseGatedTouches()
+            breakRequirementDeadlocks()
+        } while !queue.isEmpty
+        resetFinishedSequences()
+        depth -= 1
+    }
+
+    /// A recognizer left in possible with no touch, no timer and no requirement to wait for can never
+    /// decide: UIKit would leave it stuck; here it fails, and the log says whose bug it is.
+    private func failAbandonedRecognizers() {
+        for r in participants where r.storedState == .possible && r.pendingState == nil
+            && r.trackedTouches.isEmpty && r.deadline == nil && !r.sequenceTouches.isEmpty {
+            log("recognizer bug: \(r) is still possible after its touches ended; failing it")
+            fail(r, input: "touches gone")
+        }
+    }
+
+    /// F-graph cycles: recognizers that all wait for each other would wait forever. The earliest
+    /// (X7 order) goes ahead, which fails the others that require it.
+    private func breakRequirementDeadlocks() {
+        let waiting = participants.filter { $0.pendingState != nil && $0.storedState == .possible }
+        guard !waiting.isEmpty else { return }
+        // A waiting recognizer is live if it waits for one that is still deciding on its own, or for a
+        // live waiting one.
+        var live = Set<ObjectIdentifier>()
+        var grew = true
+        while grew {
+            grew = false
+            for r in waiting where !live.contains(ObjectIdentifier(r)) {
+                let reqs = r.attemptRequirements ?? []
+                if reqs.contains(where: { b in
+                    isStillDeciding(b) && (b.pendingState == nil || live.contains(ObjectIdentifier(b)))
+                }) {
+                    live.insert(ObjectIdentifier(r))
+                    grew = true
+                }
+            }
+        }
+        guard let first = waiting.first(where: { !live.contains(ObjectIdentifier($0)) }),
+              let target = first.pendingState else { return }
+        log("scene bug: failure requirements form a cycle through \(first); it goes ahead")
+        perform(first, to: target, input: "requirement cycle broken")
+    }
+
+    /// S4: a group of recognizers linked by shared touches or failure requirements is reset when all of
+    /// them have finished and none of their touches is still down.
+    private func resetFinishedSequences() {
+        guard !participants.isEmpty else { return }
+        var groups: [[GestureRecognizer]] = []
+        var seen = Set<ObjectIdentifier>()
+        for start in participants where !seen.contains(ObjectIdentifier(start)) {
+            var group: [GestureRecognizer] = [start]
+            seen.insert(ObjectIdentifier(start))
+            var i = 0
+            while i < group.count {
+                let a = group[i]
+                for b in participants where !seen.contains(ObjectIdentifier(b)) {
+                    if competes(a, b) || requires(a, b) || requires(b, a) {
+                        group.append(b)
+                        seen.insert(ObjectIdentifier(b))
+                    }
+                }
+                i += 1
+            }
+            groups.append(group)
+        }
+        for group in groups {
+            let finished = group.allSatisfy { $0.storedState.isTerminal && $0.deadline == nil }
+            let touchesDown = group.contains { r in r.sequenceTouches.contains { $0.isLive } }
+            if finished && !touchesDown {
+                for r in group { resetRecognizer(r, input: "touch sequence ended") }
+            }
+        }
+    }
+
+    private func resetRecognizer(_ r: GestureRecognizer, input: String) {
+        let old = r.storedState
+        r.storedState = .possible
+        r.trackedTouches = []
+        r.sequenceTouches = []
+        r.pendingState = nil
+        r.attemptRequirements = nil
+        r.deadline = nil
+        r.isParticipating = false
+        r.participatingEnvironment = nil
+        participants.removeAll { $0 === r }
+        if old != .possible { log("\(r): \(old) → \(input) → possible") }
+        r.reset()
+    }
+
+    func log(_ message: String) {
+        debugLog?(message)
+    }
+
+    // MARK: View cancellation (C1), queued so that it runs before the action (D4)
+
+    private func cancelViewTouches(_ touches: [Touch]) {
+        var batch: [Touch] = []
+        for t in touches {
+            switch t.viewDelivery {
+            case .delivering, .endDelayed:
+                t.viewDelivery = .cancelled
+                batch.append(t)
+            case .pendingBegan, .beganDelayed:
+                t.viewDelivery = .cancelled          // the view never heard of it (C2)
+            case .none, .cancelled, .finished, .unregistered:
+                break
+            }
+        }
+        deliver(batch, phase: .cancelled)
+    }
+}

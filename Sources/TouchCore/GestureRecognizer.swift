@@ -1,0 +1,254 @@
+/// The base class of gesture recognizers (UIGestureRecognizer). uikit-semantics §6.
+///
+/// A recognizer is a state machine (S1, S2):
+///
+///     discrete:    possible → recognized (= ended) | failed
+///     continuous:  possible → began → changed* → ended | cancelled;  possible → failed
+///
+/// Subclasses read touches in `touchesBegan/Moved/Ended/Cancelled(_:with:)` and set `state`; the
+/// gesture environment (GestureEnvironment.swift) decides what the change means: whether the
+/// recognizer may leave `possible` at all (S5, X1–X4, F1–F3), which competitors it forces out, which
+/// view touches it cancels (C1) and when the actions are sent (S3, D2). A terminal state lasts until the
+/// touch sequence ends; then the recognizer is reset to `possible` and `reset()` is called (S4).
+open class GestureRecognizer: CustomStringConvertible {
+    /// UIGestureRecognizer.State, with UIKit's raw values (S1).
+    public enum State: Int, Sendable, CustomStringConvertible {
+        case possible = 0, began, changed, ended, cancelled, failed
+
+        /// The discrete recognizers' name for `ended` (S1).
+        public static var recognized: State { .ended }
+
+        public var description: String {
+            switch self {
+            case .possible: "possible"
+            case .began: "began"
+            case .changed: "changed"
+            case .ended: "ended"
+            case .cancelled: "cancelled"
+            case .failed: "failed"
+            }
+        }
+
+        /// ended, cancelled and failed: nothing happens until the reset (S4, P3).
+        public var isTerminal: Bool { rawValue >= State.ended.rawValue }
+
+        /// possible, began and changed receive touches (P3).
+        var receivesTouches: Bool { rawValue <= State.changed.rawValue }
+
+        /// The transitions S2 allows; everything else is a programming error.
+        public static func isLegalTransition(from old: State, to new: State, discrete: Bool) -> Bool {
+            switch (old, new) {
+            case (.possible, .failed): true
+            case (.possible, .ended): discrete
+            case (.possible, .began): !discrete
+            case (.began, .changed), (.began, .ended), (.began, .cancelled),
+                 (.changed, .changed), (.changed, .ended), (.changed, .cancelled): !discrete
+            default: false
+            }
+        }
+    }
+
+    public init() {}
+
+    /// The current state (S1). Subclasses set it to report progress; the environment may keep the
+    /// recognizer in `possible` (F1) or fail it instead (S5, X1) — read it back rather than assume.
+    /// Setting `failed` from began or changed means `cancelled` (S6); an illegal transition traps in
+    /// debug builds and is ignored in release builds (S2).
+    public var state: State {
+        get { storedState }
+        set { requestState(newValue) }
+    }
+
+    /// A disabled recognizer receives no touches. Disabling one in began or changed cancels it (its
+    /// action is sent), one in possible fails (C6).
+    public var isEnabled = true {
+        didSet {
+            guard oldValue && !isEnabled else { return }
+            environment?.disabled(self)
+        }
+    }
+
+    /// A name for logs, scene files and the socket protocol ("recognizer" field).
+    public var name: String?
+
+    public weak var delegate: GestureRecognizerDelegate?
+
+    /// The view the recognizer is attached to.
+    public internal(set) weak var view: View?
+
+    /// When the gesture is recognized or begins, the view's touches are cancelled (C1). Default true.
+    public var cancelsTouchesInView = true
+    /// Began-phase touches are withheld from the view while the recognizer is possible (C2). Default false.
+    public var delaysTouchesBegan = false
+    /// Ended-phase touches are withheld from the view while the recognizer is possible (C3). Default true.
+    public var delaysTouchesEnded = true
+
+    /// Discrete recognizers (tap, swipe) go straight from possible to recognized (S2).
+    open var isDiscrete: Bool { false }
+
+    /// Adds an action, sent on every entry into began, changed, ended and cancelled, never on
+    /// failed (S3). Actions run synchronously inside `Window.sendEvent` or `Application.advance(to:)` (D2).
+    public func addTarget(_ action: @escaping (GestureRecognizer) -> Void) {
+        actions.append(action)
+    }
+
+    /// This recognizer may leave `possible` only after `other` fails (F1).
+    public func require(toFail other: GestureRecognizer) {
+        guard other !== self, !requiredToFail.contains(where: { $0.value === other }) else { return }
+        requiredToFail.append(WeakRecognizer(other))
+    }
+
+    /// The centroid of the recognizer's touches in `view`'s space (nil: window), S7. After the last
+    /// touch has gone it stays where the touches were last seen.
+    open func location(in view: View?) -> Point {
+        let p = trackedTouches.isEmpty ? lastCentroid : Self.centroid(of: trackedTouches)
+        return screenToView(p, view)
+    }
+
+    /// How many touches the recognizer is tracking (those that lift in the current event included).
+    public var numberOfTouches: Int { trackedTouches.count }
+
+    /// The location of one of the tracked touches, in the order they arrived; `.zero` for an index
+    /// out of range (UIKit raises an exception there).
+    open func location(ofTouch index: Int, in view: View?) -> Point {
+        guard trackedTouches.indices.contains(index) else { return .zero }
+        return trackedTouches[index].location(in: view)
+    }
+
+    /// Stops delivering `touch` to this recognizer; it is no longer part of the gesture, so the view is
+    /// not cancelled for it even if `cancelsTouchesInView` is set (C5).
+    public func ignore(_ touch: Touch, for event: Event) {
+        trackedTouches.removeAll { $0 === touch }
+        sequenceTouches.removeAll { $0 === touch }
+        touch.gestureRecognizers.removeAll { $0 === self }
+        environment?.gatingMayHaveChanged = true
+    }
+
+    // MARK: For subclasses (UIGestureRecognizerSubclass.h)
+
+    open func touchesBegan(_ touches: Set<Touch>, with event: Event) {}
+    open func touchesMoved(_ touches: Set<Touch>, with event: Event) {}
+    open func touchesEnded(_ touches: Set<Touch>, with event: Event) {}
+    open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {}
+
+    /// Called when the recognizer is set back to `possible` after its touch sequence (S4). Overrides
+    /// must call super.
+    open func reset() {}
+
+    /// Whether this recognizer, when it leaves possible, may force `other` out (X3). Default true.
+    open func canPrevent(_ other: GestureRecognizer) -> Bool { true }
+    /// Whether `other`, when it leaves possible, may force this recognizer out (X3). Default true.
+    open func canBePrevented(by other: GestureRecognizer) -> Bool { true }
+    /// A dynamic failure requirement: this recognizer waits for `other` to fail (F2). Default false.
+    open func shouldRequireFailure(of other: GestureRecognizer) -> Bool { false }
+    /// A dynamic failure requirement: `other` waits for this recognizer to fail (F2). Default false.
+    open func shouldBeRequiredToFail(by other: GestureRecognizer) -> Bool { false }
+
+    /// A timer for the subclass, in the event clock's seconds: `deadlineReached(at:)` is called when
+    /// `Application.advance(to:)` reaches it (D3). One per recognizer; nil cancels; reset clears it.
+    public var deadline: Double? {
+        didSet { if deadline != nil { environment?.participate(self) } }
+    }
+
+    /// The deadline set by the subclass has come.
+    open func deadlineReached(at time: Double) {}
+
+    /// F5: called just before a recognizer that waited for a failure requirement performs its
+    /// transition, so a pan can start its translation at zero.
+    func willBeginAfterSatisfyingFailureRequirements() {}
+
+    /// The clock of the gesture environment: the timestamp of the event or timer being processed.
+    public var currentTime: Double { environment?.time ?? 0 }
+
+    open var description: String {
+        let typeName = String(describing: type(of: self))
+        if let name { return "\(typeName)(\(name))" }
+        if let v = view { return "\(typeName) on \(v)" }
+        return typeName
+    }
+
+    // MARK: Environment bookkeeping (GestureEnvironment.swift)
+
+    var storedState: State = .possible
+    var actions: [(GestureRecognizer) -> Void] = []
+    var requiredToFail: [WeakRecognizer] = []
+    /// Live touches delivered to the recognizer, in the order they arrived (not ignored ones).
+    var trackedTouches: [Touch] = []
+    /// Every touch delivered since the last reset: who competes with whom (X5) and what C1 cancels.
+    var sequenceTouches: [Touch] = []
+    /// F1: the transition the recognizer asked for while a required recognizer was still possible.
+    var pendingState: State?
+    /// F2: the requirements of the current attempt, evaluated once.
+    var attemptRequirements: [GestureRecognizer]?
+    /// Taking part in the current touch sequence of its environment.
+    var isParticipating = false
+    weak var participatingEnvironment: GestureEnvironment?
+    /// Where the tracked touches were last seen, in screen points.
+    var lastCentroid: Point = .zero
+
+    var environment: GestureEnvironment? {
+        participatingEnvironment ?? view?.window?.environment
+    }
+
+    private func requestState(_ requested: State) {
+        let old = storedState
+        var new = requested
+        if new == .failed && (old == .began || old == .changed) { new = .cancelled }   // S6
+        if new == old && old == .possible { return }
+        guard State.isLegalTransition(from: old, to: new, discrete: isDiscrete) else {
+            assertionFailure("S2: illegal transition \(self): \(old) → \(new)")
+            return
+        }
+        if let environment {
+            environment.recognizer(self, requests: new)
+        } else {
+            // Not in a window: no arbitration, the transition happens and the actions run now.
+            storedState = new
+            if new != .failed { sendActions() }
+        }
+    }
+
+    func sendActions() {
+        for action in actions { action(self) }
+    }
+
+    static func centroid(of touches: [Touch]) -> Point {
+        guard !touches.isEmpty else { return .zero }
+        var sum = Point.zero
+        for t in touches { sum += t.screenLocation }
+        return sum / Double(touches.count)
+    }
+
+    /// A screen point (the touches' space) in `view`'s space (nil: the window's).
+    func screenToView(_ p: Point, _ view: View?) -> Point {
+        let window = trackedTouches.first?.window ?? self.view?.window
+        guard let window else { return view?.convert(p, from: nil) ?? p }
+        let w = window.convertFromSuperview(p)
+        guard let view else { return w }
+        return view === window ? w : view.convert(w, from: window)
+    }
+
+    /// A screen-space displacement in `view`'s space (nil: the window's): for translation and velocity.
+    func screenVectorToView(_ v: Point, _ view: View?) -> Point {
+        screenToView(v, view) - screenToView(.zero, view)
+    }
+
+    /// A point in `view`'s space (nil: the window's) in screen points.
+    func viewToScreen(_ p: Point, _ view: View?) -> Point {
+        let window = trackedTouches.first?.window ?? self.view?.window
+        guard let window else { return view?.convert(p, to: nil) ?? p }
+        let w = view.map { $0 === window ? p : $0.convert(p, to: window) } ?? p
+        return window.convertToSuperview(w)
+    }
+
+    /// A displacement in `view`'s space (nil: the window's) in screen points.
+    func viewVectorToScreen(_ v: Point, _ view: View?) -> Point {
+        viewToScreen(v, view) - viewToScreen(.zero, view)
+    }
+}
+
+/// A weak reference, so that `require(toFail:)` does not keep the other recognizer alive.
+struct WeakRecognizer {
+    weak var value: GestureRecognizer?
+    init(_ value: GestureRecognizer) { self.value = value }
+}

@@ -1,0 +1,95 @@
+/// Recognizes two fingers moving apart or together (UIPinchGestureRecognizer). Continuous.
+/// uikit-semantics PI1–PI3.
+///
+///     possible → began        both fingers down and their distance has changed by `hysteresis`
+///     began → changed*        a finger moves while both are down
+///     → ended                 both fingers have lifted
+///     possible → failed       the fingers lifted before it began
+///     → cancelled             the touches are cancelled (S6)
+open class PinchGestureRecognizer: GestureRecognizer {
+    /// PI1: the current distance ÷ the distance at began; 1.0 at began. Setting it resets the velocity.
+    public var scale: Double {
+        get { currentScale }
+        set {
+            currentScale = newValue
+            velocity = 0
+            if tracker.hasBoth && newValue != 0 { referenceDistance = tracker.distance / newValue }
+        }
+    }
+    /// PI2: scale per second.
+    public private(set) var velocity = 0.0
+    /// PI3: points of distance change before the pinch begins; UIKit's value is undocumented
+    /// ("about 5–10 pt"), 8 pt is used.
+    public var hysteresis = 8.0
+
+    private var tracker = TwoFingerTracker()
+    private var currentScale = 1.0
+    private var startDistance = 0.0
+    private var referenceDistance = 0.0
+    private var lastTime = 0.0
+
+    override public init() { super.init() }
+
+    override open func touchesBegan(_ touches: Set<Touch>, with event: Event) {
+        super.touchesBegan(touches, with: event)
+        for t in tracker.add(touches) { ignore(t, for: event) }
+        guard tracker.hasBoth else { return }
+        if state == .possible {
+            startDistance = tracker.distance
+        } else if currentScale != 0 {
+            referenceDistance = tracker.distance / currentScale     // a finger came back: keep the scale
+        }
+        lastTime = event.timestamp
+    }
+
+    override open func touchesMoved(_ touches: Set<Touch>, with event: Event) {
+        super.touchesMoved(touches, with: event)
+        guard tracker.hasBoth else { return }
+        let d = tracker.distance
+        switch state {
+        case .possible:
+            guard abs(d - startDistance) >= hysteresis else { return }
+            referenceDistance = d
+            currentScale = 1
+            velocity = 0
+            lastTime = event.timestamp
+            state = .began
+        case .began, .changed:
+            guard referenceDistance > 0 else { return }
+            let newScale = d / referenceDistance
+            velocity = TwoFingerTracker.smoothedVelocity(previous: velocity, change: newScale - currentScale,
+                                                         dt: event.timestamp - lastTime)
+            currentScale = newScale
+            lastTime = event.timestamp
+            state = .changed
+        case .ended, .cancelled, .failed:
+            break
+        }
+    }
+
+    override open func touchesEnded(_ touches: Set<Touch>, with event: Event) {
+        super.touchesEnded(touches, with: event)
+        tracker.remove(touches)
+        guard tracker.isEmpty else { return }
+        switch state {
+        case .possible: state = .failed
+        case .began, .changed: state = .ended
+        case .ended, .cancelled, .failed: break
+        }
+    }
+
+    override open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
+        super.touchesCancelled(touches, with: event)
+        tracker.remove(touches)
+        state = .failed                          // S6: cancelled when it had begun
+    }
+
+    override open func reset() {
+        super.reset()
+        tracker.removeAll()
+        currentScale = 1
+        velocity = 0
+        startDistance = 0
+        referenceDistance = 0
+    }
+}

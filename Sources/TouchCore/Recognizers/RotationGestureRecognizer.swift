@@ -1,0 +1,93 @@
+/// Recognizes two fingers turning (UIRotationGestureRecognizer). Continuous. uikit-semantics RO1–RO3.
+///
+///     possible → began        both fingers down and the line between them has turned `threshold`
+///     began → changed*        a finger moves while both are down
+///     → ended                 both fingers have lifted
+///     possible → failed       the fingers lifted before it began
+///     → cancelled             the touches are cancelled (S6)
+///
+/// `rotation` is cumulative since began and may pass ±π; positive is clockwise on screen, so that
+/// `transform.rotated(by: rotation)` follows the fingers (RO2).
+open class RotationGestureRecognizer: GestureRecognizer {
+    /// RO1: radians since began, clockwise positive. Setting it resets the velocity.
+    public var rotation: Double {
+        get { currentRotation }
+        set {
+            currentRotation = newValue
+            velocity = 0
+        }
+    }
+    /// RO1: radians per second.
+    public private(set) var velocity = 0.0
+    /// RO3: radians the fingers must turn before the rotation begins; UIKit's value is undocumented,
+    /// 0.07 rad (4°) is used.
+    public var threshold = 0.07
+
+    private var tracker = TwoFingerTracker()
+    private var currentRotation = 0.0
+    /// The finger line's angle at the last update, for unwrapping across ±π.
+    private var lastAngle = 0.0
+    private var turnedBeforeBegan = 0.0
+    private var lastTime = 0.0
+
+    override public init() { super.init() }
+
+    override open func touchesBegan(_ touches: Set<Touch>, with event: Event) {
+        super.touchesBegan(touches, with: event)
+        for t in tracker.add(touches) { ignore(t, for: event) }
+        guard tracker.hasBoth else { return }
+        lastAngle = tracker.angle               // a new finger pair: no jump in rotation
+        lastTime = event.timestamp
+    }
+
+    override open func touchesMoved(_ touches: Set<Touch>, with event: Event) {
+        super.touchesMoved(touches, with: event)
+        guard tracker.hasBoth else { return }
+        let angle = tracker.angle
+        let delta = TouchMath.normalizedAngle(angle - lastAngle)
+        lastAngle = angle
+        switch state {
+        case .possible:
+            turnedBeforeBegan += delta
+            guard abs(turnedBeforeBegan) >= threshold else { return }
+            currentRotation = 0
+            velocity = 0
+            lastTime = event.timestamp
+            state = .began
+        case .began, .changed:
+            velocity = TwoFingerTracker.smoothedVelocity(previous: velocity, change: delta,
+                                                         dt: event.timestamp - lastTime)
+            currentRotation += delta
+            lastTime = event.timestamp
+            state = .changed
+        case .ended, .cancelled, .failed:
+            break
+        }
+    }
+
+    override open func touchesEnded(_ touches: Set<Touch>, with event: Event) {
+        super.touchesEnded(touches, with: event)
+        tracker.remove(touches)
+        guard tracker.isEmpty else { return }
+        switch state {
+        case .possible: state = .failed
+        case .began, .changed: state = .ended
+        case .ended, .cancelled, .failed: break
+        }
+    }
+
+    override open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
+        super.touchesCancelled(touches, with: event)
+        tracker.remove(touches)
+        state = .failed                          // S6: cancelled when it had begun
+    }
+
+    override open func reset() {
+        super.reset()
+        tracker.removeAll()
+        currentRotation = 0
+        velocity = 0
+        lastAngle = 0
+        turnedBeforeBegan = 0
+    }
+}

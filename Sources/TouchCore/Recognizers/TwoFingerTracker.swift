@@ -1,0 +1,38 @@
+/// The two fingers a pinch or a rotation follows: the first two that land; later ones are ignored
+/// by the recognizer. Velocity is smoothed as 0.75 · previous + 0.25 · latest sample (PI2).
+struct TwoFingerTracker {
+    private(set) var fingers: [Touch] = []
+
+    var hasBoth: Bool { fingers.count == 2 }
+    var isEmpty: Bool { fingers.isEmpty }
+
+    /// Adds the touches it can take and returns those it cannot (beyond two).
+    mutating func add(_ touches: Set<Touch>) -> [Touch] {
+        var rejected: [Touch] = []
+        for t in touches.sorted(by: { $0.identifier < $1.identifier }) {
+            if fingers.count < 2 { fingers.append(t) } else { rejected.append(t) }
+        }
+        return rejected
+    }
+
+    mutating func remove(_ touches: Set<Touch>) {
+        fingers.removeAll { touches.contains($0) }
+    }
+
+    mutating func removeAll() { fingers = [] }
+
+    /// Distance between the two fingers, in screen points.
+    var distance: Double { fingers[0].screenLocation.distance(to: fingers[1].screenLocation) }
+
+    /// Angle of the vector from the first finger to the second, radians, clockwise on screen.
+    var angle: Double {
+        let d = fingers[1].screenLocation - fingers[0].screenLocation
+        return TouchMath.atan2(d.y, d.x)
+    }
+
+    /// PI2, RO1: exponential smoothing of a rate.
+    static func smoothedVelocity(previous: Double, change: Double, dt: Double) -> Double {
+        guard dt > 0 else { return previous }
+        return 0.75 * previous + 0.25 * (change / dt)
+    }
+}
