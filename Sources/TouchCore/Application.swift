@@ -139,14 +139,14 @@ public final class Application: Responder {
             guard let c = contacts[touch.contactID] else {
                 touch.phase = .ended          // absent from the frame: lifted
                 touch.previousScreenLocation = touch.screenLocation
-                touch.timestamp = time
+                touch.lastChange = time
                 changed = true
                 continue
             }
             if c.isCancelled {
                 touch.phase = .cancelled
                 touch.previousScreenLocation = touch.screenLocation
-                touch.timestamp = time
+                touch.lastChange = time
                 changed = true
                 continue
             }
@@ -161,7 +161,7 @@ public final class Application: Responder {
                 touch.previousScreenLocation = touch.screenLocation
                 touch.screenLocation = location
                 touch.maximumTravel = Swift.max(touch.maximumTravel, location.distance(to: touch.startScreenLocation))
-                touch.timestamp = time
+                touch.lastChange = time
                 changed = true
             } else {
                 touch.phase = .stationary

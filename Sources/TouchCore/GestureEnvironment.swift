@@ -27,6 +27,8 @@ final class GestureEnvironment {
     var gatedTouches: [Touch] = []
     /// A recognizer ignored a touch: the gating may release it.
     var gatingMayHaveChanged = false
+    /// The event whose recognizer delivery is under way; its view delivery is still to come.
+    var eventInProgress: Event?
     /// What is being processed, for the transition log: "touchesMoved", "timer", …
     private var input = "update"
     /// Nested updates; the queued work runs when the outermost one ends.
@@ -50,7 +52,9 @@ final class GestureEnvironment {
         for t in touches where t.phase == .began && t.viewDelivery.isUnregistered {
             register(t, event: event)
         }
+        eventInProgress = event
         deliverToRecognizers(touches, event: event)
+        eventInProgress = nil
         deliverToViews(touches, event: event)
         for r in participants {
             if !r.trackedTouches.isEmpty { r.lastCentroid = GestureRecognizer.centroid(of: r.trackedTouches) }
@@ -269,6 +273,7 @@ final class GestureEnvironment {
         assert(GestureRecognizer.State.isLegalTransition(from: old, to: new, discrete: r.isDiscrete),
                "S2: illegal transition \(r): \(old) → \(new)")
         r.storedState = new
+        if new.isTerminal { r.deadline = nil }       // a finished recognizer has nothing left to time
         log("\(r): \(old) → \(input) → \(new)")
     }
 

@@ -39,7 +39,8 @@ public final class Touch: Hashable, CustomStringConvertible {
 
     public internal(set) var phase: Phase
     /// Seconds; set at began and updated whenever the touch moves, ends or is cancelled (T6).
-    public internal(set) var timestamp: Double
+    public var timestamp: Double { replay?.timestamp ?? lastChange }
+    var lastChange: Double
     /// Quick taps at about the same place, counted across touch objects (T7); valid from began.
     public internal(set) var tapCount: Int
     /// The hit-test view at began; fixed for the touch's life (T4). Nil when the touch hit nothing.
@@ -85,7 +86,7 @@ public final class Touch: Hashable, CustomStringConvertible {
         self.device = device
         self.contactID = contact.id
         self.phase = .began
-        self.timestamp = timestamp
+        self.lastChange = timestamp
         self.tapCount = tapCount
         self.screenLocation = contact.location
         self.previousScreenLocation = contact.location

@@ -94,8 +94,14 @@ extension GestureEnvironment {
                 deliver([t], phase: .began)
                 t.replay = nil
                 t.phase = phase
+                // Catch up with where the finger is now, unless the event under way is about to
+                // deliver its move or end anyway.
+                let inProgress = eventInProgress != nil && t.lastEvent === eventInProgress
+                if inProgress && t.phase != .stationary { continue }
                 if t.screenLocation != snapshot.location && t.viewDelivery.isDelivering {
-                    deliver([t], phase: .moved)          // catch up with where the finger is now
+                    t.phase = .moved
+                    deliver([t], phase: .moved)
+                    t.phase = phase
                 }
                 if t.phase.isTerminal && t.viewDelivery.isDelivering {
                     if t.phase == .ended && isEndDelayed(t) {

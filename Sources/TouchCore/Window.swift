@@ -16,16 +16,11 @@ open class Window: View {
         environment.process(event)
     }
 
-    /// Touches that views of this window are tracking now (T9, T10): live ones of the current event
-    /// and ended ones whose view delivery is still pending.
+    /// Touches that are down and that views of this window are tracking (T9, T10). A touch that has
+    /// lifted no longer counts, even while a recognizer holds back its touchesEnded (C3): the second tap
+    /// of a double tap reaches a view without multiple touch.
     func viewTrackedTouches() -> [Touch] {
-        var result: [Touch] = []
-        if let app = application {
-            for t in app.activeTouches where t.window === self && t.viewDelivery.isTrackedByView { result.append(t) }
-        }
-        for t in environment.gatedTouches where t.viewDelivery.isTrackedByView && !result.contains(where: { $0 === t }) {
-            result.append(t)
-        }
-        return result
+        guard let app = application else { return [] }
+        return app.activeTouches.filter { $0.window === self && $0.isLive && $0.viewDelivery.isTrackedByView }
     }
 }

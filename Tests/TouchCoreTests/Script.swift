@@ -96,6 +96,10 @@ final class Scene {
 
     /// Lifts the given fingers at time `t`.
     func lift(_ ids: Int..., at t: Double, device: Int = 0) {
+        lift(ids, at: t, device: device)
+    }
+
+    func lift(_ ids: [Int], at t: Double, device: Int = 0) {
         for id in ids { contacts[device]?[id] = nil }
         send(t, device: device)
     }

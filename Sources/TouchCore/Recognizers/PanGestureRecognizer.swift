@@ -85,7 +85,10 @@ open class PanGestureRecognizer: GestureRecognizer {
         lastSampleLocation = c
         switch state {
         case .possible:
-            guard counted.count >= minimumNumberOfTouches else { return }
+            guard counted.count >= minimumNumberOfTouches else {
+                reference = c                  // too few fingers: their travel is not a translation yet
+                return
+            }
             let t = c - reference
             if hysteresisRemoved || abs(t.x) >= hysteresis || abs(t.y) >= hysteresis {      // PAN2: per axis
                 if !hysteresisRemoved {
