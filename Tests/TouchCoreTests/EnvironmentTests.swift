@@ -258,7 +258,8 @@ struct FailureRequirementTests {
         #expect(s.recorder.lines == ["v.began #1"])         // C3: the view's end is held as well
         s.advance(to: 0.45)
         #expect(s.recorder.lines == ["v.began #1", "v.cancelled #1", "single ended"])
-        #expect(s.transitions.contains { $0.contains("(single): possible → DoubleTapFailed") || $0.contains("failure requirements satisfied → ended") })
+        #expect(s.transitions.contains(
+            "TapGestureRecognizer(single): possible → TapGestureRecognizer(double) failed; failure requirements satisfied → ended"))
         #expect(s.app.nextDeadline == nil)
     }
 
