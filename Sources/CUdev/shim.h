@@ -1,0 +1,2 @@
+// libudev (Debian: libudev-dev), found through pkg-config.
+#include <libudev.h>

@@ -1,0 +1,77 @@
+import TouchCore
+
+/// Maps a device's raw positions onto window points: the BackBoard step of the iOS path.
+///
+///     raw (x, y) → normalized [0, 1) by the axis range (libinput: (v − min) / (max − min + 1))
+///                → calibration matrix [a b c; d e f], libinput's LIBINPUT_CALIBRATION_MATRIX
+///                → rotation (clockwise, 0/90/180/270) and flips
+///                → the target rectangle (by default the whole window)
+///
+/// With the identity calibration and no rotation, the axis minimum lands on the target's top-left
+/// corner and the maximum just inside its bottom-right corner.
+public struct CoordinateMapping: Equatable, Sendable {
+    /// Clockwise rotation of the panel relative to the display, in degrees.
+    public enum Rotation: Int, Sendable, CaseIterable {
+        case none = 0, clockwise90 = 90, upsideDown = 180, clockwise270 = 270
+    }
+
+    public var xAxis: AbsInfo
+    public var yAxis: AbsInfo
+    /// Where the panel's full range lands, in window points.
+    public var target: Rect
+    public var rotation: Rotation = .none
+    public var flipX = false
+    public var flipY = false
+    /// libinput's calibration matrix, row-major, the first two rows of a 3×3 matrix in normalized
+    /// coordinates; identity: [1, 0, 0, 0, 1, 0].
+    public var calibration: [Double] = CoordinateMapping.identityMatrix
+
+    public static let identityMatrix: [Double] = [1, 0, 0, 0, 1, 0]
+
+    public init(xAxis: AbsInfo, yAxis: AbsInfo, target: Rect) {
+        self.xAxis = xAxis
+        self.yAxis = yAxis
+        self.target = target
+    }
+
+    /// The mapping for `device` onto `target`, or nil when the device has no position axes.
+    public init?(device: DeviceDescription, target: Rect) {
+        guard let axes = device.positionAxes else { return nil }
+        self.init(xAxis: axes.x, yAxis: axes.y, target: target)
+    }
+
+    /// A raw position in window points.
+    public func map(x: Int32, y: Int32) -> Point {
+        var nx = (Double(x) - Double(xAxis.minimum)) / xAxis.span
+        var ny = (Double(y) - Double(yAxis.minimum)) / yAxis.span
+        let m = calibration
+        (nx, ny) = (m[0] * nx + m[1] * ny + m[2], m[3] * nx + m[4] * ny + m[5])
+        switch rotation {
+        case .none: break
+        case .clockwise90: (nx, ny) = (1 - ny, nx)
+        case .upsideDown: (nx, ny) = (1 - nx, 1 - ny)
+        case .clockwise270: (nx, ny) = (ny, 1 - nx)
+        }
+        if flipX { nx = 1 - nx }
+        if flipY { ny = 1 - ny }
+        return Point(x: target.minX + nx * target.width, y: target.minY + ny * target.height)
+    }
+
+    /// Points per raw unit along the panel's x axis, for sizes such as ABS_MT_TOUCH_MAJOR.
+    public var pointsPerUnit: Double {
+        let across = (rotation == .clockwise90 || rotation == .clockwise270) ? target.height : target.width
+        return across / xAxis.span
+    }
+
+    /// The panel's resolution in units per millimetre (0 when the kernel does not say).
+    public var resolution: (x: Double, y: Double) { (Double(xAxis.resolution), Double(yAxis.resolution)) }
+
+    /// Parses a LIBINPUT_CALIBRATION_MATRIX value: six numbers separated by white space.
+    public static func parseMatrix(_ text: String) -> [Double]? {
+        let parts = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard parts.count == 6 else { return nil }
+        let values = parts.compactMap { Double($0) }
+        guard values.count == 6, values.allSatisfy(\.isFinite) else { return nil }
+        return values
+    }
+}

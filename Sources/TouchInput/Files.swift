@@ -1,0 +1,49 @@
+import Glibc
+
+/// A failure of the operating system, with the errno's text.
+public struct SystemError: Error, CustomStringConvertible, Equatable {
+    public var operation: String
+    public var path: String
+    public var errno: Int32
+
+    public init(_ operation: String, _ path: String, errno: Int32) {
+        self.operation = operation
+        self.path = path
+        self.errno = errno
+    }
+
+    public var description: String {
+        "\(path): \(operation) failed: \(String(cString: strerror(errno)))"
+    }
+}
+
+/// Whole-file reads without Foundation.
+public enum Files {
+    /// The file's bytes as UTF-8 text (invalid sequences are repaired).
+    public static func readText(_ path: String) throws -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemError("open", path, errno: errno) }
+        defer { close(fd) }
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("read", path, errno: errno)
+            }
+            if n == 0 { break }
+            data.append(contentsOf: buffer[0..<n])
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    public static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// The last path component.
+    public static func baseName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}

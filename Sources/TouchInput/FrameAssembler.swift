@@ -1,0 +1,380 @@
+import TouchCore
+
+/// Turns a device's kernel events into `DigitizerFrame`s, one per SYN_REPORT: the digitizer →
+/// BackBoard step of the iOS path. Live devices and recordings feed the same assembler.
+///
+/// What it understands (Documentation/input/multi-touch-protocol.rst):
+/// - Protocol B: slots selected by ABS_MT_SLOT (slot 0 until the first one, "implied slot 0"), a contact
+///   per ABS_MT_TRACKING_ID ≥ 0, ended by −1. Values the kernel omits because they did not change are
+///   kept from the slot's last state. A tracking id that changes without −1 in between ends one contact
+///   and starts another.
+/// - Protocol A: anonymous contacts separated by SYN_MT_REPORT, matched to the previous frame's by
+///   tracking id when the device sends one, else by nearest position (as libmtdev does).
+/// - Single-touch devices: ABS_X/ABS_Y while BTN_TOUCH is down.
+/// - ABS_MT_PRESSURE (or ABS_PRESSURE) → force, ABS_MT_TOUCH_MAJOR → majorRadius, MT_TOOL_PALM → the
+///   contact is cancelled (for good: it does not come back as a touch), MT_TOOL_PEN → type pencil.
+/// - SYN_DROPPED: everything up to the next SYN_REPORT is discarded; then the owner resyncs to the
+///   kernel's state (`resync(to:at:)`), and contacts that vanished meanwhile are *cancelled*, not ended,
+///   so no touch is ever left down.
+///
+/// Kernel bugs (an out-of-range slot, a position outside the axis range) are cleaned here, once, and
+/// reported once per device as "kernel bug: …".
+public struct FrameAssembler {
+    public let device: DeviceDescription
+    public var mapping: CoordinateMapping
+    /// `DigitizerFrame.device` of the frames produced.
+    public let deviceIndex: Int
+    /// Called once per kind of problem with a sentence naming the device.
+    public var onWarning: ((String) -> Void)?
+
+    private let proto: DeviceDescription.TouchProtocol
+    private let touchType: Touch.TouchType
+    private var nextContactID = 1
+    private var reported: Set<String> = []
+
+    /// Protocol B.
+    private struct Slot {
+        var axes = [Int32](repeating: 0, count: KernelState.slotAxisCount)
+        var contactID: Int?
+        /// A palm, or a contact cancelled by a resync: reported as cancelled until its tracking id ends.
+        var cancelled = false
+        var trackingID: Int32 { axes[KernelState.slotIndex(AbsCode.mtTrackingID)] }
+
+        init() { axes[KernelState.slotIndex(AbsCode.mtTrackingID)] = -1 }
+    }
+    private var slots: [Slot] = []
+    private var currentSlot = 0
+
+    /// Protocol A: the contact being described, the frame's contacts, the last frame's.
+    private struct AnonymousContact {
+        var values: [UInt16: Int32] = [:]
+        var contactID = 0
+        var hasPosition: Bool { values[AbsCode.mtPositionX] != nil || values[AbsCode.mtPositionY] != nil }
+    }
+    private var pending = AnonymousContact()
+    private var frameContacts: [AnonymousContact] = []
+    private var previousContacts: [AnonymousContact] = []
+
+    /// Single touch.
+    private var single = KernelState(slotCount: 0)
+    private var singleContactID: Int?
+
+    /// SYN_DROPPED: events are discarded until the next SYN_REPORT.
+    private var dropping = false
+    /// After a drop, contacts missing from the next frame are cancelled (protocol A, single touch).
+    private var cancelVanished = false
+    private var cancelledSinceLastFrame: [Contact] = []
+
+    public init(device: DeviceDescription, mapping: CoordinateMapping, deviceIndex: Int = 0) {
+        self.device = device
+        self.mapping = mapping
+        self.deviceIndex = deviceIndex
+        proto = device.touchProtocol ?? .singleTouch
+        switch device.kind {
+        case .touchpad: touchType = .indirect
+        case .tablet: touchType = .pencil
+        case .touchscreen, .other: touchType = .direct
+        }
+        if case .slots(let n) = proto {
+            slots = Array(repeating: Slot(), count: n)
+            currentSlot = Int(device.absInfo[AbsCode.mtSlot]?.value ?? 0)
+        }
+        single = KernelState(device: device)
+    }
+
+    /// True while events are being discarded after SYN_DROPPED.
+    public var isDropping: Bool { dropping }
+
+    /// Takes one event; returns a frame at SYN_REPORT.
+    public mutating func feed(_ e: InputEvent) -> DigitizerFrame? {
+        if e.type == EventType.syn && e.code == SynCode.dropped {
+            dropping = true
+            return nil
+        }
+        if dropping {
+            if e.type == EventType.syn && e.code == SynCode.report {
+                dropping = false
+                cancelVanished = true
+            }
+            return nil
+        }
+        switch proto {
+        case .slots: return feedSlots(e)
+        case .anonymousContacts: return feedAnonymous(e)
+        case .singleTouch: return feedSingle(e)
+        }
+    }
+
+    // MARK: Protocol B
+
+    private mutating func feedSlots(_ e: InputEvent) -> DigitizerFrame? {
+        switch e.type {
+        case EventType.abs:
+            if e.code == AbsCode.mtSlot {
+                currentSlot = Int(e.value)
+                if !slots.indices.contains(currentSlot) {
+                    report("slot", "kernel bug: \(device.name): ABS_MT_SLOT \(e.value) is outside 0…\(slots.count - 1); its events are ignored")
+                }
+            } else if AbsCode.slotAxes.contains(e.code) {
+                guard slots.indices.contains(currentSlot) else { return nil }
+                if e.code == AbsCode.mtTrackingID {
+                    let old = slots[currentSlot].trackingID
+                    if e.value < 0 {
+                        slots[currentSlot].contactID = nil
+                        slots[currentSlot].cancelled = false
+                    } else if e.value != old {
+                        // A new tracking id, with or without −1 before it: a new contact.
+                        slots[currentSlot].contactID = takeContactID()
+                        slots[currentSlot].cancelled = false
+                    }
+                }
+                slots[currentSlot].axes[KernelState.slotIndex(e.code)] = e.value
+            }
+            // ABS_X/ABS_Y and the like are the legacy single-touch emulation: not needed.
+        case EventType.syn where e.code == SynCode.report:
+            return slotFrame(time: e.time)
+        default:
+            break
+        }
+        return nil
+    }
+
+    private mutating func slotFrame(time: Double) -> DigitizerFrame {
+        var contacts = cancelledSinceLastFrame
+        cancelledSinceLastFrame = []
+        for i in slots.indices {
+            guard slots[i].trackingID >= 0, let id = slots[i].contactID else { continue }
+            let s = slots[i]
+            func v(_ code: UInt16) -> Int32 { s.axes[KernelState.slotIndex(code)] }
+            let tool = v(AbsCode.mtToolType)
+            if tool == MTToolType.palm && !slots[i].cancelled { slots[i].cancelled = true }
+            contacts.append(makeContact(id: id, x: v(AbsCode.mtPositionX), y: v(AbsCode.mtPositionY),
+                                        pressure: device.hasAbs(AbsCode.mtPressure) ? v(AbsCode.mtPressure) : nil,
+                                        pressureAxis: AbsCode.mtPressure,
+                                        major: device.hasAbs(AbsCode.mtTouchMajor) ? v(AbsCode.mtTouchMajor) : nil,
+                                        tool: tool, cancelled: slots[i].cancelled))
+        }
+        cancelVanished = false
+        return DigitizerFrame(device: deviceIndex, timestamp: time, contacts: contacts)
+    }
+
+    // MARK: Protocol A
+
+    private mutating func feedAnonymous(_ e: InputEvent) -> DigitizerFrame? {
+        switch e.type {
+        case EventType.abs where AbsCode.slotAxes.contains(e.code):
+            pending.values[e.code] = e.value
+        case EventType.syn where e.code == SynCode.mtReport:
+            if pending.hasPosition { frameContacts.append(pending) }
+            pending = AnonymousContact()
+        case EventType.syn where e.code == SynCode.report:
+            if pending.hasPosition { frameContacts.append(pending) }
+            pending = AnonymousContact()
+            return anonymousFrame(time: e.time)
+        default:
+            break
+        }
+        return nil
+    }
+
+    private mutating func anonymousFrame(time: Double) -> DigitizerFrame {
+        var current = frameContacts
+        frameContacts = []
+        var unmatched = previousContacts
+        var assigned = [Bool](repeating: false, count: current.count)
+        // By tracking id when the device sends one.
+        for i in current.indices {
+            guard let tid = current[i].values[AbsCode.mtTrackingID],
+                  let j = unmatched.firstIndex(where: { $0.values[AbsCode.mtTrackingID] == tid }) else { continue }
+            current[i].contactID = unmatched[j].contactID
+            assigned[i] = true
+            unmatched.remove(at: j)
+        }
+        // Else by nearest position, closest pairs first; a jump beyond a quarter of the panel is a new finger.
+        let limit = 0.25 * (mapping.xAxis.span * mapping.xAxis.span + mapping.yAxis.span * mapping.yAxis.span).squareRoot()
+        var pairs: [(Double, Int, Int)] = []
+        for i in current.indices where !assigned[i] && current[i].values[AbsCode.mtTrackingID] == nil {
+            for (j, old) in unmatched.enumerated() where old.values[AbsCode.mtTrackingID] == nil {
+                let dx = Double(position(current[i], AbsCode.mtPositionX) - position(old, AbsCode.mtPositionX))
+                let dy = Double(position(current[i], AbsCode.mtPositionY) - position(old, AbsCode.mtPositionY))
+                let d = (dx * dx + dy * dy).squareRoot()
+                if d <= limit { pairs.append((d, i, j)) }
+            }
+        }
+        pairs.sort { $0.0 < $1.0 }
+        var usedOld = Set<Int>()
+        for (_, i, j) in pairs where !assigned[i] && !usedOld.contains(j) {
+            current[i].contactID = unmatched[j].contactID
+            assigned[i] = true
+            usedOld.insert(j)
+        }
+        let vanished = unmatched.enumerated().filter { !usedOld.contains($0.offset) }.map(\.element)
+        for i in current.indices where !assigned[i] { current[i].contactID = takeContactID() }
+
+        var contacts = cancelledSinceLastFrame
+        cancelledSinceLastFrame = []
+        if cancelVanished {
+            for old in vanished { contacts.append(anonymousContact(old, cancelled: true)) }
+        }
+        for c in current { contacts.append(anonymousContact(c, cancelled: false)) }
+        previousContacts = current
+        cancelVanished = false
+        return DigitizerFrame(device: deviceIndex, timestamp: time, contacts: contacts)
+    }
+
+    private func position(_ c: AnonymousContact, _ code: UInt16) -> Int32 {
+        c.values[code] ?? 0
+    }
+
+    private mutating func anonymousContact(_ c: AnonymousContact, cancelled: Bool) -> Contact {
+        let tool = c.values[AbsCode.mtToolType] ?? MTToolType.finger
+        return makeContact(id: c.contactID, x: position(c, AbsCode.mtPositionX), y: position(c, AbsCode.mtPositionY),
+                           pressure: c.values[AbsCode.mtPressure], pressureAxis: AbsCode.mtPressure,
+                           major: c.values[AbsCode.mtTouchMajor], tool: tool,
+                           cancelled: cancelled || tool == MTToolType.palm)
+    }
+
+    // MARK: Single touch
+
+    private mutating func feedSingle(_ e: InputEvent) -> DigitizerFrame? {
+        if e.type == EventType.syn && e.code == SynCode.report { return singleFrame(time: e.time) }
+        single.apply(e)
+        return nil
+    }
+
+    /// Down while BTN_TOUCH is (or, on a device without BTN_TOUCH, while a BTN_TOOL_* key is).
+    private var singleIsDown: Bool {
+        if device.hasKey(KeyCode.touch) { return single.keys.contains(KeyCode.touch) }
+        return single.keys.contains(KeyCode.toolFinger) || single.keys.contains(KeyCode.toolPen)
+    }
+
+    private mutating func singleFrame(time: Double) -> DigitizerFrame {
+        var contacts = cancelledSinceLastFrame
+        cancelledSinceLastFrame = []
+        if singleIsDown {
+            let id: Int
+            if let existing = singleContactID { id = existing } else { id = takeContactID(); singleContactID = id }
+            let pen = single.keys.contains(KeyCode.toolPen) || single.keys.contains(KeyCode.toolRubber)
+            contacts.append(makeContact(id: id, x: single.abs[AbsCode.x] ?? 0, y: single.abs[AbsCode.y] ?? 0,
+                                        pressure: device.hasAbs(AbsCode.pressure) ? single.abs[AbsCode.pressure] : nil,
+                                        pressureAxis: AbsCode.pressure, major: nil,
+                                        tool: pen ? MTToolType.pen : MTToolType.finger, cancelled: false))
+        } else if let id = singleContactID {
+            if cancelVanished {
+                contacts.append(makeContact(id: id, x: single.abs[AbsCode.x] ?? 0, y: single.abs[AbsCode.y] ?? 0,
+                                            pressure: nil, pressureAxis: AbsCode.pressure, major: nil,
+                                            tool: MTToolType.finger, cancelled: true))
+            }
+            singleContactID = nil
+        }
+        cancelVanished = false
+        return DigitizerFrame(device: deviceIndex, timestamp: time, contacts: contacts)
+    }
+
+    // MARK: Resync and removal
+
+    /// After SYN_DROPPED: brings the assembler to the kernel's state (read back through libevdev for a
+    /// live device, or a recording's shadow state) and returns the frame that says so. Contacts whose
+    /// tracking id vanished or changed meanwhile are cancelled; new ones begin; the rest move.
+    public mutating func resync(to state: KernelState, at time: Double) -> DigitizerFrame {
+        dropping = false
+        switch proto {
+        case .slots:
+            for i in slots.indices where i < state.slots.count {
+                let newID = state.trackingID(slot: i)
+                let oldID = slots[i].trackingID
+                if oldID >= 0, newID != oldID, let id = slots[i].contactID {
+                    cancelledSinceLastFrame.append(cancelledContact(id: id, slot: slots[i]))
+                    slots[i].contactID = nil
+                }
+                if newID >= 0 && newID != oldID {
+                    slots[i].contactID = takeContactID()
+                    slots[i].cancelled = false
+                }
+                slots[i].axes = state.slots[i]
+            }
+            currentSlot = state.currentSlot
+            return slotFrame(time: time)
+        case .anonymousContacts:
+            // Protocol A keeps no state: the next full frame is the truth; until then report the cancel
+            // of nothing and let that frame cancel what vanished.
+            cancelVanished = true
+            return DigitizerFrame(device: deviceIndex, timestamp: time,
+                                  contacts: previousContacts.map { anonymousContact($0, cancelled: false) })
+        case .singleTouch:
+            single = state
+            cancelVanished = true
+            return singleFrame(time: time)
+        }
+    }
+
+    /// The device went away: every contact is cancelled (C7). Later events start afresh.
+    public mutating func cancelAll(at time: Double) -> DigitizerFrame {
+        var contacts: [Contact] = []
+        for i in slots.indices {
+            if let id = slots[i].contactID, slots[i].trackingID >= 0 {
+                contacts.append(cancelledContact(id: id, slot: slots[i]))
+            }
+            slots[i] = Slot()
+        }
+        for c in previousContacts { contacts.append(anonymousContact(c, cancelled: true)) }
+        previousContacts = []
+        frameContacts = []
+        pending = AnonymousContact()
+        if let id = singleContactID {
+            contacts.append(makeContact(id: id, x: single.abs[AbsCode.x] ?? 0, y: single.abs[AbsCode.y] ?? 0,
+                                        pressure: nil, pressureAxis: AbsCode.pressure, major: nil,
+                                        tool: MTToolType.finger, cancelled: true))
+            singleContactID = nil
+        }
+        single.keys = []
+        dropping = false
+        return DigitizerFrame(device: deviceIndex, timestamp: time, contacts: contacts)
+    }
+
+    private mutating func cancelledContact(id: Int, slot: Slot) -> Contact {
+        func v(_ code: UInt16) -> Int32 { slot.axes[KernelState.slotIndex(code)] }
+        return makeContact(id: id, x: v(AbsCode.mtPositionX), y: v(AbsCode.mtPositionY), pressure: nil,
+                           pressureAxis: AbsCode.mtPressure, major: nil, tool: MTToolType.finger, cancelled: true)
+    }
+
+    // MARK: Contacts
+
+    private mutating func takeContactID() -> Int {
+        defer { nextContactID += 1 }
+        return nextContactID
+    }
+
+    /// A contact in window points. Positions outside the axis range are a kernel bug: clamped.
+    /// Force: the middle of the pressure range is 1.0, an average touch (T8); maximumPossibleForce 2.0.
+    private mutating func makeContact(id: Int, x: Int32, y: Int32, pressure: Int32?, pressureAxis: UInt16,
+                                      major: Int32?, tool: Int32, cancelled: Bool) -> Contact {
+        let cx = clamp(x, mapping.xAxis, "x"), cy = clamp(y, mapping.yAxis, "y")
+        var contact = Contact(id: id, location: mapping.map(x: cx, y: cy),
+                              type: tool == MTToolType.pen ? .pencil : touchType, isCancelled: cancelled)
+        if let pressure, let info = device.absInfo[pressureAxis], info.maximum > info.minimum {
+            let normalized = Double(pressure - info.minimum) / Double(info.maximum - info.minimum)
+            contact.force = max(0, min(1, normalized)) * 2
+            contact.maximumPossibleForce = 2
+        }
+        if let major {
+            contact.majorRadius = Double(max(0, major)) / 2 * mapping.pointsPerUnit
+            contact.majorRadiusTolerance = mapping.pointsPerUnit / 2
+        }
+        return contact
+    }
+
+    private mutating func clamp(_ v: Int32, _ axis: AbsInfo, _ name: String) -> Int32 {
+        guard axis.maximum > axis.minimum else { return v }
+        if v < axis.minimum || v > axis.maximum {
+            report("range-\(name)", "kernel bug: \(device.name): \(name) position \(v) is outside \(axis.minimum)…\(axis.maximum); clamped")
+            return min(max(v, axis.minimum), axis.maximum)
+        }
+        return v
+    }
+
+    private mutating func report(_ key: String, _ message: String) {
+        guard reported.insert(key).inserted else { return }
+        onWarning?(message)
+    }
+}
