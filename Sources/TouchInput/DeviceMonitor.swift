@@ -1,0 +1,150 @@
+import CUdev
+import Glibc
+
+/// An input device as udev knows it.
+public struct DeviceInfo: Equatable, Sendable {
+    /// /dev/input/eventN.
+    public var devnode: String
+    public var syspath: String
+    /// The kernel's name for the device (the parent input device's "name" attribute).
+    public var name: String
+    public var vendor: UInt16
+    public var product: UInt16
+    /// udev properties: ID_INPUT_TOUCHSCREEN, ID_PATH, LIBINPUT_CALIBRATION_MATRIX, …
+    public var properties: [String: String]
+
+    public init(devnode: String, syspath: String = "", name: String, vendor: UInt16 = 0, product: UInt16 = 0,
+                properties: [String: String] = [:]) {
+        self.devnode = devnode
+        self.syspath = syspath
+        self.name = name
+        self.vendor = vendor
+        self.product = product
+        self.properties = properties
+    }
+
+    public var isTouchscreen: Bool { properties["ID_INPUT_TOUCHSCREEN"] == "1" }
+    public var isTablet: Bool { properties["ID_INPUT_TABLET"] == "1" }
+    public var vendorProduct: String { hex4(vendor) + ":" + hex4(product) }
+
+    /// LIBINPUT_CALIBRATION_MATRIX, when the user has set one for this device.
+    public var calibrationMatrix: [Double]? {
+        properties["LIBINPUT_CALIBRATION_MATRIX"].flatMap(CoordinateMapping.parseMatrix)
+    }
+}
+
+/// Finds touchscreens and watches them come and go, through libudev (the device-monitor stage).
+///
+/// `enumerate()` lists the input devices udev tagged ID_INPUT_TOUCHSCREEN=1 (and ID_INPUT_TABLET=1
+/// when tablets are wanted); `fd` is a netlink socket the event loop polls, and `receive()` reads one
+/// add/remove from it.
+public final class DeviceMonitor {
+    public enum Action: String, Sendable { case added, removed }
+
+    private let udev: OpaquePointer
+    private let monitor: OpaquePointer
+    public let includeTablets: Bool
+
+    public init(includeTablets: Bool = false) throws {
+        guard let udev = udev_new() else { throw SystemError("udev_new", "udev", errno: errno) }
+        guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {
+            udev_unref(udev)
+            throw SystemError("udev_monitor_new_from_netlink", "udev", errno: errno)
+        }
+        udev_monitor_filter_add_match_subsystem_devtype(monitor, "input", nil)
+        let rc = udev_monitor_enable_receiving(monitor)
+        guard rc >= 0 else {
+            udev_monitor_unref(monitor)
+            udev_unref(udev)
+            throw SystemError("udev_monitor_enable_receiving", "udev", errno: -rc)
+        }
+        self.udev = udev
+        self.monitor = monitor
+        self.includeTablets = includeTablets
+        // Non-blocking: the event loop only reads when poll says so.
+        let fd = udev_monitor_get_fd(monitor)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit {
+        udev_monitor_unref(monitor)
+        udev_unref(udev)
+    }
+
+    /// The netlink socket to poll for hotplug.
+    public var fd: Int32 { udev_monitor_get_fd(monitor) }
+
+    /// Every input device udev knows with a /dev/input/event node, touch devices or not.
+    public func allInputDevices() -> [DeviceInfo] {
+        guard let e = udev_enumerate_new(udev) else { return [] }
+        defer { udev_enumerate_unref(e) }
+        udev_enumerate_add_match_subsystem(e, "input")
+        udev_enumerate_scan_devices(e)
+        var result: [DeviceInfo] = []
+        var entry = udev_enumerate_get_list_entry(e)
+        while let current = entry {
+            if let path = udev_list_entry_get_name(current),
+               let dev = udev_device_new_from_syspath(udev, path) {
+                if let info = DeviceMonitor.info(dev) { result.append(info) }
+                udev_device_unref(dev)
+            }
+            entry = udev_list_entry_get_next(current)
+        }
+        return result.sorted { $0.devnode.localizedStandardLess($1.devnode) }
+    }
+
+    /// The touchscreens (and tablets, when asked) present now.
+    public func enumerate() -> [DeviceInfo] {
+        allInputDevices().filter(wanted)
+    }
+
+    public func wanted(_ info: DeviceInfo) -> Bool {
+        info.isTouchscreen || (includeTablets && info.isTablet)
+    }
+
+    /// Reads one hotplug event, or nil when none is pending or it is not about a wanted event node.
+    /// A removal is reported for any event node (udev's properties are gone by then).
+    public func receive() -> (Action, DeviceInfo)? {
+        guard let dev = udev_monitor_receive_device(monitor) else { return nil }
+        defer { udev_device_unref(dev) }
+        guard let actionC = udev_device_get_action(dev), let info = DeviceMonitor.info(dev) else { return nil }
+        switch String(cString: actionC) {
+        case "add": return wanted(info) ? (.added, info) : nil
+        case "remove": return (.removed, info)
+        default: return nil
+        }
+    }
+
+    static func info(_ dev: OpaquePointer) -> DeviceInfo? {
+        guard let nodeC = udev_device_get_devnode(dev) else { return nil }
+        let node = String(cString: nodeC)
+        guard node.hasPrefix("/dev/input/event") else { return nil }
+        var properties: [String: String] = [:]
+        var entry = udev_device_get_properties_list_entry(dev)
+        while let current = entry {
+            if let k = udev_list_entry_get_name(current) {
+                properties[String(cString: k)] = udev_list_entry_get_value(current).map { String(cString: $0) } ?? ""
+            }
+            entry = udev_list_entry_get_next(current)
+        }
+        var name = "", vendor: UInt16 = 0, product: UInt16 = 0
+        if let parent = udev_device_get_parent_with_subsystem_devtype(dev, "input", nil) {
+            name = udev_device_get_sysattr_value(parent, "name").map { String(cString: $0) } ?? ""
+            vendor = udev_device_get_sysattr_value(parent, "id/vendor").flatMap { UInt16(String(cString: $0), radix: 16) } ?? 0
+            product = udev_device_get_sysattr_value(parent, "id/product").flatMap { UInt16(String(cString: $0), radix: 16) } ?? 0
+        }
+        if name.isEmpty, let n = properties["NAME"] { name = n.unquoted() }
+        let syspath = udev_device_get_syspath(dev).map { String(cString: $0) } ?? ""
+        return DeviceInfo(devnode: node, syspath: syspath, name: name, vendor: vendor, product: product, properties: properties)
+    }
+}
+
+extension String {
+    /// "event2" < "event10".
+    func localizedStandardLess(_ other: String) -> Bool {
+        let a = self.split(whereSeparator: { $0.isNumber == false }).last.flatMap { Int($0) }
+        let b = other.split(whereSeparator: { $0.isNumber == false }).last.flatMap { Int($0) }
+        if let a, let b, self.filter({ !$0.isNumber }) == other.filter({ !$0.isNumber }) { return a < b }
+        return self < other
+    }
+}

@@ -1,0 +1,167 @@
+import CEvdev
+import Glibc
+import TouchCore
+
+/// A live evdev device read through libevdev: the kernel end of the pipeline (IOHIDFamily on iOS).
+///
+/// Opened non-blocking with CLOCK_MONOTONIC timestamps; `readFrames` reads until EAGAIN, handles
+/// SYN_DROPPED with libevdev's sync (LIBEVDEV_READ_FLAG_SYNC) and resyncs the frame assembler to the
+/// state libevdev reads back, and reports removal (ENODEV). Events go through the same
+/// `FrameAssembler` as recordings.
+public final class EvdevDevice {
+    public let path: String
+    public let description: DeviceDescription
+    public let fd: Int32
+    public var assembler: FrameAssembler
+    public private(set) var isGrabbed = false
+    private var dev: OpaquePointer?
+
+    /// What a read found.
+    public enum ReadResult: Equatable {
+        /// Everything available was read (EAGAIN).
+        case drained
+        /// The device is gone (ENODEV); its touches were cancelled in the frames returned.
+        case removed
+    }
+
+    /// Opens `path`. `acceptTablets` also admits pen tablets; `grab` takes the device exclusively
+    /// (EVIOCGRAB), so the desktop does not see the touches too.
+    public init(path: String, deviceIndex: Int, target: Rect, acceptTablets: Bool = false,
+                grab: Bool = false, configure: (inout CoordinateMapping) -> Void = { _ in }) throws {
+        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw DeviceError.opening(path, errno: errno) }
+        var dev: OpaquePointer?
+        let rc = libevdev_new_from_fd(fd, &dev)
+        guard rc == 0, let dev else {
+            Glibc.close(fd)
+            throw DeviceError.opening(path, errno: -rc)
+        }
+        let description = EvdevDevice.describe(dev)
+        guard description.positionAxes != nil else {
+            libevdev_free(dev); Glibc.close(fd)
+            throw DeviceError.noPositionAxes(path: path, name: description.name)
+        }
+        let kind = description.kind
+        guard kind == .touchscreen || (acceptTablets && kind == .tablet) else {
+            libevdev_free(dev); Glibc.close(fd)
+            throw DeviceError.notATouchscreen(path: path, name: description.name, kind: kind)
+        }
+        _ = libevdev_set_clock_id(dev, CLOCK_MONOTONIC)
+        if grab {
+            let g = libevdev_grab(dev, LIBEVDEV_GRAB)
+            if g != 0 {
+                libevdev_free(dev); Glibc.close(fd)
+                throw g == -EBUSY ? DeviceError.busy(path: path) : DeviceError.system(SystemError("EVIOCGRAB", path, errno: -g))
+            }
+            isGrabbed = true
+        }
+        var mapping = CoordinateMapping(device: description, target: target)!
+        configure(&mapping)
+        self.path = path
+        self.fd = fd
+        self.dev = dev
+        self.description = description
+        self.assembler = FrameAssembler(device: description, mapping: mapping, deviceIndex: deviceIndex)
+    }
+
+    deinit { close() }
+
+    /// Closes the device (releasing a grab).
+    public func close() {
+        guard let dev else { return }
+        if isGrabbed { _ = libevdev_grab(dev, LIBEVDEV_UNGRAB) }
+        libevdev_free(dev)
+        Glibc.close(fd)
+        self.dev = nil
+        isGrabbed = false
+    }
+
+    /// Reads every available event; `frame` gets each frame in order. After SYN_DROPPED the assembler
+    /// resyncs to the device's state as libevdev reads it back.
+    @discardableResult
+    public func readFrames(_ frame: (DigitizerFrame) -> Void) -> ReadResult {
+        guard let dev else { return .removed }
+        var ev = input_event()
+        let normal = UInt32(LIBEVDEV_READ_FLAG_NORMAL.rawValue)
+        let sync = UInt32(LIBEVDEV_READ_FLAG_SYNC.rawValue)
+        while true {
+            let rc = libevdev_next_event(dev, normal, &ev)
+            if rc == Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue) {
+                if let f = assembler.feed(EvdevDevice.event(ev)) { frame(f) }
+            } else if rc == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) {
+                // SYN_DROPPED: drain libevdev's sync events (it updates its own state from the kernel's),
+                // then resync to that state.
+                let time = EvdevDevice.event(ev).time
+                _ = assembler.feed(InputEvent(time: time, type: EventType.syn, code: SynCode.dropped, value: 0))
+                var s = libevdev_next_event(dev, sync, &ev)
+                while s == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) { s = libevdev_next_event(dev, sync, &ev) }
+                frame(assembler.resync(to: kernelState(), at: time))
+                if s == -ENODEV { return removed(at: time, frame) }
+            } else if rc == -EAGAIN {
+                return .drained
+            } else if rc == -EINTR {
+                continue
+            } else {
+                // ENODEV (unplugged) or a read error: the device is gone for us.
+                return removed(at: lastTime, frame)
+            }
+        }
+    }
+
+    private var lastTime: Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    private func removed(at time: Double, _ frame: (DigitizerFrame) -> Void) -> ReadResult {
+        frame(assembler.cancelAll(at: time))
+        return .removed
+    }
+
+    /// The kernel's state as libevdev knows it (EVIOCGABS, EVIOCGKEY, EVIOCGMTSLOTS).
+    func kernelState() -> KernelState {
+        guard let dev else { return KernelState(slotCount: 0) }
+        var state = KernelState(device: description)
+        let slots = max(0, Int(libevdev_get_num_slots(dev)))
+        for slot in 0..<min(slots, state.slots.count) {
+            for code in AbsCode.slotAxes where description.has(type: EventType.abs, code: code) {
+                state.slots[slot][KernelState.slotIndex(code)] = libevdev_get_slot_value(dev, UInt32(slot), UInt32(code))
+            }
+        }
+        state.currentSlot = Int(libevdev_get_current_slot(dev))
+        for code in description.codes[EventType.abs] ?? [] where !AbsCode.slotAxes.contains(code) {
+            state.abs[code] = libevdev_get_event_value(dev, UInt32(EventType.abs), UInt32(code))
+        }
+        for code in description.codes[EventType.key] ?? []
+        where libevdev_get_event_value(dev, UInt32(EventType.key), UInt32(code)) != 0 {
+            state.keys.insert(code)
+        }
+        return state
+    }
+
+    static func event(_ ev: input_event) -> InputEvent {
+        InputEvent(time: Double(ev.time.tv_sec) + Double(ev.time.tv_usec) / 1e6,
+                   type: ev.type, code: ev.code, value: ev.value)
+    }
+
+    /// What libevdev says about the device.
+    static func describe(_ dev: OpaquePointer) -> DeviceDescription {
+        var d = DeviceDescription(name: libevdev_get_name(dev).map { String(cString: $0) } ?? "")
+        d.bustype = UInt16(truncatingIfNeeded: libevdev_get_id_bustype(dev))
+        d.vendor = UInt16(truncatingIfNeeded: libevdev_get_id_vendor(dev))
+        d.product = UInt16(truncatingIfNeeded: libevdev_get_id_product(dev))
+        d.version = UInt16(truncatingIfNeeded: libevdev_get_id_version(dev))
+        for p in 0..<32 where libevdev_has_property(dev, UInt32(p)) != 0 { d.properties.insert(p) }
+        for code in UInt16(0x100)...KeyCode.max where libevdev_has_event_code(dev, UInt32(EventType.key), UInt32(code)) != 0 {
+            d.codes[EventType.key, default: []].insert(code)
+        }
+        for code in UInt16(0)...AbsCode.max where libevdev_has_event_code(dev, UInt32(EventType.abs), UInt32(code)) != 0 {
+            if let a = libevdev_get_abs_info(dev, UInt32(code)) {
+                d.addAbs(code, AbsInfo(value: a.pointee.value, minimum: a.pointee.minimum, maximum: a.pointee.maximum,
+                                       fuzz: a.pointee.fuzz, flat: a.pointee.flat, resolution: a.pointee.resolution))
+            }
+        }
+        return d
+    }
+}
