@@ -3,6 +3,8 @@
 // Modules follow the path a touch takes (see README "Pipeline"):
 //   TouchCore   geometry, views, hit-testing, touches, recognizers (pure Swift: no Foundation, no Glibc)
 //   TouchInput  evdev events → frames: libevdev, libudev, recordings, calibration
+//   TouchBridge the daemon: scene files, event loop, socket protocol, systemd; and the CLI's commands
+//   touchbridged, touchbridgectl: thin executables over TouchBridge
 import PackageDescription
 
 let package = Package(
@@ -10,14 +12,20 @@ let package = Package(
     products: [
         .library(name: "TouchCore", targets: ["TouchCore"]),
         .library(name: "TouchInput", targets: ["TouchInput"]),
+        .executable(name: "touchbridged", targets: ["touchbridged"]),
+        .executable(name: "touchbridgectl", targets: ["touchbridgectl"]),
     ],
     targets: [
         .target(name: "TouchCore"),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .target(name: "TouchInput", dependencies: ["TouchCore", "CEvdev", "CUdev"]),
+        .target(name: "TouchBridge", dependencies: ["TouchCore", "TouchInput"]),
+        .executableTarget(name: "touchbridged", dependencies: ["TouchBridge"]),
+        .executableTarget(name: "touchbridgectl", dependencies: ["TouchBridge"]),
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore"]),
         .testTarget(name: "TouchCorePublicAPITests", dependencies: ["TouchCore"]),
-        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "TouchCore"], exclude: []),
+        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "TouchCore"]),
+        .testTarget(name: "TouchBridgeTests", dependencies: ["TouchBridge", "TouchInput", "TouchCore"]),
     ]
 )

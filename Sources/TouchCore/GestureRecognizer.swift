@@ -108,6 +108,10 @@ open class GestureRecognizer: CustomStringConvertible {
     /// How many touches the recognizer is tracking (those that lift in the current event included).
     public var numberOfTouches: Int { trackedTouches.count }
 
+    /// Every touch that has taken part in the current gesture since the last reset, lifted ones
+    /// included, in the order they arrived. Not in UIKit; the daemon reads the device from it.
+    public var gestureTouches: [Touch] { sequenceTouches }
+
     /// The location of one of the tracked touches, in the order they arrived; `.zero` for an index
     /// out of range (UIKit raises an exception there).
     open func location(ofTouch index: Int, in view: View?) -> Point {

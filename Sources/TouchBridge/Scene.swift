@@ -1,0 +1,346 @@
+import TouchCore
+import TouchInput
+
+/// The screen as TouchBridge sees it: a window with a tree of views carrying UIKit-style recognizers,
+/// and the input devices mapped onto it. Read from a scene file (README "Scene files") or built in.
+public final class Scene {
+    public let window: Window
+    public let devices: [DeviceConfig]
+    /// Every recognizer, in the order the file declares them.
+    public let recognizers: [GestureRecognizer]
+    /// Every view, depth first, in the order the file declares them.
+    public let views: [View]
+    /// Where the scene came from ("built-in default" or a path).
+    public let source: String
+    /// The built-in scene's window follows the first device's physical size.
+    public let isDefault: Bool
+    /// The recognizers' delegate: simultaneous recognition as the scene declares it.
+    let delegate: SceneDelegate
+
+    init(window: Window, devices: [DeviceConfig], recognizers: [GestureRecognizer], views: [View],
+         source: String, isDefault: Bool, delegate: SceneDelegate) {
+        self.window = window
+        self.devices = devices
+        self.recognizers = recognizers
+        self.views = views
+        self.source = source
+        self.isDefault = isDefault
+        self.delegate = delegate
+    }
+
+    /// The socket protocol's "type" of a recognizer.
+    public static func typeName(_ r: GestureRecognizer) -> String {
+        switch r {
+        case is ScreenEdgePanGestureRecognizer: "screenEdgePan"
+        case is PanGestureRecognizer: "pan"
+        case is TapGestureRecognizer: "tap"
+        case is LongPressGestureRecognizer: "longPress"
+        case is SwipeGestureRecognizer: "swipe"
+        case is PinchGestureRecognizer: "pinch"
+        case is RotationGestureRecognizer: "rotation"
+        default: "custom"
+        }
+    }
+
+    public static func load(path: String) throws -> Scene {
+        let text: String
+        do { text = try Files.readText(path) } catch {
+            throw SceneError(file: path, line: nil, path: "", message: "cannot read the scene file: \(error)")
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Parses scene JSON (see README "Scene files").
+    public static func parse(_ text: String, file: String) throws -> Scene {
+        var parser = JSONParser(text)
+        let json: JSON
+        do { json = try parser.parse() } catch let e as JSONSyntaxError {
+            throw SceneError(file: file, line: e.line, path: "", message: "column \(e.column): \(e.message)")
+        }
+        let r = SceneReader(file: file, lines: parser.lines)
+        let top = try r.object(json, "", allowed: ["window", "devices", "views"])
+        func member(_ k: String) -> JSON? { top.first { $0.0 == k }?.1 }
+
+        guard let windowJSON = member("window") else { throw r.error("", "missing \"window\": {\"width\": W, \"height\": H}") }
+        let w = try r.object(windowJSON, "window", allowed: ["width", "height"])
+        func dimension(_ k: String) throws -> Double {
+            guard let v = w.first(where: { $0.0 == k })?.1 else { throw r.error("window", "missing \"\(k)\"") }
+            let n = try r.number(v, "window.\(k)")
+            guard n > 0 else { throw r.error("window.\(k)", "must be greater than 0, found \(n)") }
+            return n
+        }
+        let window = Window(frame: Rect(x: 0, y: 0, width: try dimension("width"), height: try dimension("height")))
+        window.name = "window"
+
+        var devices: [DeviceConfig] = []
+        if let d = member("devices") {
+            guard let list = d.arrayValue else { throw r.error("devices", "must be an array of device entries") }
+            for (i, entry) in list.enumerated() { devices.append(try parseDevice(entry, "devices[\(i)]", r)) }
+        }
+
+        var builder = Builder(reader: r)
+        if let v = member("views") {
+            guard let list = v.arrayValue else { throw r.error("views", "must be an array of views") }
+            for (i, entry) in list.enumerated() { window.addSubview(try builder.view(entry, "views[\(i)]")) }
+        }
+        try builder.link()
+        return Scene(window: window, devices: devices, recognizers: builder.recognizers.map(\.recognizer),
+                     views: builder.views, source: file, isDefault: false, delegate: builder.delegate)
+    }
+
+    static func parseDevice(_ json: JSON, _ path: String, _ r: SceneReader) throws -> DeviceConfig {
+        let members = try r.object(json, path, allowed: ["name", "vendorProduct", "devnode", "property", "rotation",
+                                                          "flipX", "flipY", "calibration", "grab", "tablets"])
+        var c = DeviceConfig()
+        for (k, v) in members {
+            let p = r.join(path, k)
+            switch k {
+            case "name": c.selector.name = try r.string(v, p)
+            case "vendorProduct":
+                guard let vp = DeviceSelector.parseVendorProduct(try r.string(v, p)) else {
+                    throw r.error(p, "must be \"vvvv:pppp\" in hexadecimal, e.g. \"056a:00e6\"")
+                }
+                c.selector.vendorProduct = (vendor: vp.0, product: vp.1)
+            case "devnode": c.selector.devnode = try r.string(v, p)
+            case "property":
+                guard let kv = DeviceSelector.parseProperty(try r.string(v, p)) else {
+                    throw r.error(p, "must be \"KEY=VALUE\", e.g. \"ID_PATH=platform-3f204000.i2c\"")
+                }
+                c.selector.property = (key: kv.0, value: kv.1)
+            case "rotation":
+                let deg = try r.integer(v, p, min: 0)
+                guard let rot = CoordinateMapping.Rotation(rawValue: deg) else {
+                    throw r.error(p, "must be 0, 90, 180 or 270, found \(deg)")
+                }
+                c.rotation = rot
+            case "flipX": c.flipX = try r.bool(v, p)
+            case "flipY": c.flipY = try r.bool(v, p)
+            case "calibration": c.calibration = try r.numbers(v, p, count: 6, what: "(a libinput calibration matrix: a b c d e f)")
+            case "grab": c.grab = try r.bool(v, p)
+            case "tablets": c.tablets = try r.bool(v, p)
+            default: break
+            }
+        }
+        return c
+    }
+
+    /// Builds views and recognizers, then links names (requireToFail, simultaneousWith).
+    struct Builder {
+        let reader: SceneReader
+        var views: [View] = []
+        var recognizers: [(recognizer: GestureRecognizer, path: String, requireToFail: [String], simultaneous: SimultaneousSpec)] = []
+        let delegate = SceneDelegate()
+
+        enum SimultaneousSpec { case none, everyone, names([String]) }
+
+        init(reader: SceneReader) {
+            self.reader = reader
+        }
+
+        static let viewKeys = ["name", "frame", "bounds", "transform", "alpha", "hidden", "userInteractionEnabled",
+                               "multipleTouchEnabled", "exclusiveTouch", "touchInsets", "recognizers", "subviews"]
+
+        mutating func view(_ json: JSON, _ path: String) throws -> View {
+            let r = reader
+            let members = try r.object(json, path, allowed: Builder.viewKeys)
+            func member(_ k: String) -> JSON? { members.first { $0.0 == k }?.1 }
+            guard let nameJSON = member("name") else { throw r.error(path, "missing \"name\"") }
+            let name = try r.string(nameJSON, r.join(path, "name"))
+            guard let frameJSON = member("frame") else { throw r.error(path, "missing \"frame\": [x, y, width, height]") }
+            let f = try r.numbers(frameJSON, r.join(path, "frame"), count: 4, what: "[x, y, width, height]")
+            guard f[2] >= 0, f[3] >= 0 else { throw r.error(r.join(path, "frame"), "width and height must not be negative") }
+            let view = View(frame: Rect(x: f[0], y: f[1], width: f[2], height: f[3]))
+            view.name = name
+            views.append(view)
+            for (k, v) in members {
+                let p = r.join(path, k)
+                switch k {
+                case "bounds":
+                    let b = try r.numbers(v, p, count: 4, what: "[x, y, width, height]")
+                    view.bounds = Rect(x: b[0], y: b[1], width: b[2], height: b[3])
+                case "transform":
+                    let t = try r.numbers(v, p, count: 6, what: "[a, b, c, d, tx, ty]")
+                    let transform = AffineTransform(a: t[0], b: t[1], c: t[2], d: t[3], tx: t[4], ty: t[5])
+                    guard transform.isInvertible else { throw r.error(p, "is not invertible (a·d − b·c = 0): the view could never be hit") }
+                    view.transform = transform
+                case "alpha":
+                    let a = try r.number(v, p)
+                    guard (0...1).contains(a) else { throw r.error(p, "must be between 0 and 1, found \(a)") }
+                    view.alpha = a
+                case "hidden": view.isHidden = try r.bool(v, p)
+                case "userInteractionEnabled": view.isUserInteractionEnabled = try r.bool(v, p)
+                case "multipleTouchEnabled": view.isMultipleTouchEnabled = try r.bool(v, p)
+                case "exclusiveTouch": view.isExclusiveTouch = try r.bool(v, p)
+                case "touchInsets":
+                    let i = try r.numbers(v, p, count: 4, what: "[top, left, bottom, right]")
+                    view.touchInsets = EdgeInsets(top: i[0], left: i[1], bottom: i[2], right: i[3])
+                case "recognizers":
+                    guard let list = v.arrayValue else { throw r.error(p, "must be an array of recognizers") }
+                    for (i, rec) in list.enumerated() { view.addGestureRecognizer(try recognizer(rec, "\(p)[\(i)]")) }
+                case "subviews":
+                    guard let list = v.arrayValue else { throw r.error(p, "must be an array of views") }
+                    for (i, sub) in list.enumerated() { view.addSubview(try self.view(sub, "\(p)[\(i)]")) }
+                default: break
+                }
+            }
+            return view
+        }
+
+        static let commonKeys = ["name", "type", "cancelsTouchesInView", "delaysTouchesBegan", "delaysTouchesEnded",
+                                 "enabled", "requireToFail", "simultaneousWith"]
+        static let typeKeys: [String: [String]] = [
+            "tap": ["numberOfTapsRequired", "numberOfTouchesRequired"],
+            "longPress": ["minimumPressDuration", "allowableMovement", "numberOfTapsRequired", "numberOfTouchesRequired"],
+            "pan": ["minimumNumberOfTouches", "maximumNumberOfTouches"],
+            "screenEdgePan": ["edges"],
+            "swipe": ["direction", "numberOfTouchesRequired"],
+            "pinch": [],
+            "rotation": [],
+        ]
+
+        mutating func recognizer(_ json: JSON, _ path: String) throws -> GestureRecognizer {
+            let r = reader
+            guard let typeJSON = json["type"] else { throw r.error(path, "missing \"type\" (one of \(Builder.typeNames))") }
+            let type = try r.string(typeJSON, r.join(path, "type"))
+            guard let extra = Builder.typeKeys[type] else {
+                let hint = SceneReader.closest(type, in: Array(Builder.typeKeys.keys)).map { " (did you mean \"\($0)\"?)" } ?? ""
+                throw r.error(r.join(path, "type"), "unknown recognizer type \"\(type)\"\(hint); one of \(Builder.typeNames)")
+            }
+            let members = try r.object(json, path, allowed: Builder.commonKeys + extra)
+            guard let nameJSON = json["name"] else { throw r.error(path, "missing \"name\"") }
+            let name = try r.string(nameJSON, r.join(path, "name"))
+            if let other = recognizers.first(where: { $0.recognizer.name == name }) {
+                throw r.error(r.join(path, "name"), "\"\(name)\" is already the name of \(other.path); recognizer names must be unique")
+            }
+            let g: GestureRecognizer
+            switch type {
+            case "tap": g = TapGestureRecognizer()
+            case "longPress": g = LongPressGestureRecognizer()
+            case "pan": g = PanGestureRecognizer()
+            case "screenEdgePan": g = ScreenEdgePanGestureRecognizer()
+            case "swipe": g = SwipeGestureRecognizer()
+            case "pinch": g = PinchGestureRecognizer()
+            default: g = RotationGestureRecognizer()
+            }
+            g.name = name
+            var requireToFail: [String] = []
+            var simultaneous = SimultaneousSpec.none
+            for (k, v) in members {
+                let p = r.join(path, k)
+                switch (k, g) {
+                case ("name", _), ("type", _): break
+                case ("cancelsTouchesInView", _): g.cancelsTouchesInView = try r.bool(v, p)
+                case ("delaysTouchesBegan", _): g.delaysTouchesBegan = try r.bool(v, p)
+                case ("delaysTouchesEnded", _): g.delaysTouchesEnded = try r.bool(v, p)
+                case ("enabled", _): g.isEnabled = try r.bool(v, p)
+                case ("requireToFail", _): requireToFail = try r.strings(v, p)
+                case ("simultaneousWith", _):
+                    if v.stringValue == "*" { simultaneous = .everyone } else {
+                        guard v.arrayValue != nil else { throw r.error(p, "must be an array of recognizer names or \"*\"") }
+                        simultaneous = .names(try r.strings(v, p))
+                    }
+                case ("numberOfTapsRequired", let t as TapGestureRecognizer): t.numberOfTapsRequired = try r.integer(v, p, min: 1)
+                case ("numberOfTouchesRequired", let t as TapGestureRecognizer): t.numberOfTouchesRequired = try r.integer(v, p, min: 1)
+                case ("minimumPressDuration", let l as LongPressGestureRecognizer):
+                    l.minimumPressDuration = try nonNegative(v, p)
+                case ("allowableMovement", let l as LongPressGestureRecognizer): l.allowableMovement = try nonNegative(v, p)
+                case ("numberOfTapsRequired", let l as LongPressGestureRecognizer): l.numberOfTapsRequired = try r.integer(v, p, min: 0)
+                case ("numberOfTouchesRequired", let l as LongPressGestureRecognizer): l.numberOfTouchesRequired = try r.integer(v, p, min: 1)
+                case ("minimumNumberOfTouches", let pan as PanGestureRecognizer): pan.minimumNumberOfTouches = try r.integer(v, p, min: 1)
+                case ("maximumNumberOfTouches", let pan as PanGestureRecognizer): pan.maximumNumberOfTouches = try r.integer(v, p, min: 1)
+                case ("edges", let e as ScreenEdgePanGestureRecognizer):
+                    var edges: RectEdge = []
+                    for (i, s) in try r.strings(v, p).enumerated() {
+                        switch s {
+                        case "top": edges.insert(.top)
+                        case "left": edges.insert(.left)
+                        case "bottom": edges.insert(.bottom)
+                        case "right": edges.insert(.right)
+                        case "all": edges = .all
+                        default: throw r.error("\(p)[\(i)]", "unknown edge \"\(s)\"; one of top, left, bottom, right, all")
+                        }
+                    }
+                    e.edges = edges
+                case ("direction", let s as SwipeGestureRecognizer):
+                    var dir: SwipeGestureRecognizer.Direction = []
+                    for (i, name) in try r.strings(v, p).enumerated() {
+                        switch name {
+                        case "right": dir.insert(.right)
+                        case "left": dir.insert(.left)
+                        case "up": dir.insert(.up)
+                        case "down": dir.insert(.down)
+                        default: throw r.error("\(p)[\(i)]", "unknown direction \"\(name)\"; one of right, left, up, down")
+                        }
+                    }
+                    guard !dir.isEmpty else { throw r.error(p, "needs at least one direction") }
+                    s.direction = dir
+                case ("numberOfTouchesRequired", let s as SwipeGestureRecognizer): s.numberOfTouchesRequired = try r.integer(v, p, min: 1)
+                default: break
+                }
+            }
+            if let pan = g as? PanGestureRecognizer, pan.maximumNumberOfTouches < pan.minimumNumberOfTouches {
+                throw r.error(path, "maximumNumberOfTouches (\(pan.maximumNumberOfTouches)) is below minimumNumberOfTouches (\(pan.minimumNumberOfTouches))")
+            }
+            g.delegate = delegate
+            recognizers.append((g, path, requireToFail, simultaneous))
+            return g
+        }
+
+        private func nonNegative(_ v: JSON, _ p: String) throws -> Double {
+            let n = try reader.number(v, p)
+            guard n >= 0 else { throw reader.error(p, "must not be negative, found \(n)") }
+            return n
+        }
+
+        static var typeNames: String { "tap, longPress, pan, screenEdgePan, swipe, pinch, rotation" }
+
+        /// Resolves names once every recognizer exists.
+        mutating func link() throws {
+            let r = reader
+            func find(_ name: String, _ path: String) throws -> GestureRecognizer {
+                guard let g = recognizers.first(where: { $0.recognizer.name == name })?.recognizer else {
+                    let names = recognizers.compactMap { $0.recognizer.name }
+                    let hint = SceneReader.closest(name, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+                    throw r.error(path, "no recognizer is named \"\(name)\"\(hint)")
+                }
+                return g
+            }
+            for entry in recognizers {
+                for (i, name) in entry.requireToFail.enumerated() {
+                    let p = "\(entry.path).requireToFail[\(i)]"
+                    let other = try find(name, p)
+                    guard other !== entry.recognizer else { throw r.error(p, "a recognizer cannot require its own failure") }
+                    entry.recognizer.require(toFail: other)
+                }
+                switch entry.simultaneous {
+                case .none: break
+                case .everyone: delegate.everyone.insert(ObjectIdentifier(entry.recognizer))
+                case .names(let names):
+                    for (i, name) in names.enumerated() {
+                        let other = try find(name, "\(entry.path).simultaneousWith[\(i)]")
+                        delegate.allow(entry.recognizer, other)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Simultaneous recognition as a scene declares it: named pairs, or "*" for everyone (X2).
+final class SceneDelegate: GestureRecognizerDelegate {
+    var pairs: Set<Pair> = []
+    var everyone: Set<ObjectIdentifier> = []
+
+    struct Pair: Hashable {
+        let a: ObjectIdentifier, b: ObjectIdentifier
+    }
+
+    func allow(_ a: GestureRecognizer, _ b: GestureRecognizer) {
+        pairs.insert(Pair(a: ObjectIdentifier(a), b: ObjectIdentifier(b)))
+        pairs.insert(Pair(a: ObjectIdentifier(b), b: ObjectIdentifier(a)))
+    }
+
+    func gestureRecognizer(_ g: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool {
+        everyone.contains(ObjectIdentifier(g)) || pairs.contains(Pair(a: ObjectIdentifier(g), b: ObjectIdentifier(other)))
+    }
+}

@@ -1,0 +1,122 @@
+import TouchCore
+import TouchInput
+
+/// A problem in a scene file: the file, the line, the JSON path and what is wrong.
+public struct SceneError: Error, CustomStringConvertible, Equatable {
+    public var file: String
+    public var line: Int?
+    public var path: String
+    public var message: String
+
+    public var description: String {
+        let place = line.map { "\(file):\($0)" } ?? file
+        return path.isEmpty ? "\(place): \(message)" : "\(place): \(path): \(message)"
+    }
+}
+
+/// How one input device is chosen and mapped (a scene's "devices" entry).
+public struct DeviceConfig: Equatable, Sendable {
+    public var selector = DeviceSelector()
+    public var rotation: CoordinateMapping.Rotation = .none
+    public var flipX = false
+    public var flipY = false
+    /// Overrides the device's udev LIBINPUT_CALIBRATION_MATRIX.
+    public var calibration: [Double]?
+    /// Take the device exclusively (EVIOCGRAB).
+    public var grab = false
+    /// Also accept pen tablets (ID_INPUT_TABLET).
+    public var tablets = false
+
+    public init() {}
+
+    /// Applies this configuration (and the udev calibration when none is given here) to a mapping.
+    public func configure(_ m: inout CoordinateMapping, udevCalibration: [Double]?) {
+        m.rotation = rotation
+        m.flipX = flipX
+        m.flipY = flipY
+        if let c = calibration ?? udevCalibration { m.calibration = c }
+    }
+}
+
+/// Reads scene JSON into a `Scene`; every error names the JSON path, and unknown keys are errors.
+struct SceneReader {
+    let file: String
+    let lines: [String: Int]
+
+    func error(_ path: String, _ message: String) -> SceneError {
+        // The nearest enclosing path with a known line.
+        var p = path
+        var line = lines[p]
+        while line == nil, !p.isEmpty {
+            if let cut = p.lastIndex(where: { $0 == "." || $0 == "[" }) { p = String(p[..<cut]) } else { p = "" }
+            line = lines[p]
+        }
+        return SceneError(file: file, line: line, path: path, message: message)
+    }
+
+    /// The members of an object, after checking that every key is allowed.
+    func object(_ json: JSON, _ path: String, allowed: [String]) throws -> [(String, JSON)] {
+        guard let members = json.objectValue else { throw error(path, "must be an object, found \(json.kindName)") }
+        for (key, _) in members where !allowed.contains(key) {
+            let hint = SceneReader.closest(key, in: allowed).map { " (did you mean \"\($0)\"?)" } ?? ""
+            throw error(join(path, key), "unknown key \"\(key)\"\(hint); allowed: \(allowed.joined(separator: ", "))")
+        }
+        return members
+    }
+
+    func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    func number(_ json: JSON, _ path: String) throws -> Double {
+        guard let n = json.numberValue else { throw error(path, "must be a number, found \(json.kindName)") }
+        return n
+    }
+
+    func integer(_ json: JSON, _ path: String, min: Int) throws -> Int {
+        guard let n = json.numberValue, n == n.rounded(), abs(n) < 1e15 else {
+            throw error(path, "must be an integer ≥ \(min), found \(json.text)")
+        }
+        guard Int(n) >= min else { throw error(path, "must be an integer ≥ \(min), found \(Int(n))") }
+        return Int(n)
+    }
+
+    func bool(_ json: JSON, _ path: String) throws -> Bool {
+        guard let b = json.boolValue else { throw error(path, "must be true or false, found \(json.kindName)") }
+        return b
+    }
+
+    func string(_ json: JSON, _ path: String) throws -> String {
+        guard let s = json.stringValue else { throw error(path, "must be a string, found \(json.kindName)") }
+        return s
+    }
+
+    func numbers(_ json: JSON, _ path: String, count: Int, what: String) throws -> [Double] {
+        guard let a = json.arrayValue, a.count == count else {
+            throw error(path, "must be an array of \(count) numbers \(what), found \(json.text.prefix(60))")
+        }
+        return try a.enumerated().map { try number($0.element, "\(path)[\($0.offset)]") }
+    }
+
+    func strings(_ json: JSON, _ path: String) throws -> [String] {
+        guard let a = json.arrayValue else { throw error(path, "must be an array of strings, found \(json.kindName)") }
+        return try a.enumerated().map { try string($0.element, "\(path)[\($0.offset)]") }
+    }
+
+    /// The allowed key nearest to a misspelt one, by edit distance.
+    static func closest(_ key: String, in allowed: [String]) -> String? {
+        func distance(_ a: String, _ b: String) -> Int {
+            let a = Array(a.lowercased()), b = Array(b.lowercased())
+            var prev = Array(0...b.count)
+            for i in 1...max(1, a.count) where !a.isEmpty {
+                var cur = [i] + Array(repeating: 0, count: b.count)
+                for j in stride(from: 1, through: b.count, by: 1) {
+                    cur[j] = Swift.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                }
+                prev = cur
+            }
+            return prev[b.count]
+        }
+        let best = allowed.map { ($0, distance(key, $0)) }.min { $0.1 < $1.1 }
+        guard let best, best.1 <= max(2, key.count / 3) else { return nil }
+        return best.0
+    }
+}
