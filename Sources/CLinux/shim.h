@@ -1,0 +1,19 @@
+// Linux interfaces Swift's Glibc module does not bring in: epoll, timerfd, signalfd, peer credentials.
+#ifndef TOUCHBRIDGE_CLINUX_H
+#define TOUCHBRIDGE_CLINUX_H
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <spawn.h>
+#include <signal.h>
+
+static inline int clinux_epoll_in(void) { return EPOLLIN; }
+static inline int clinux_epoll_out(void) { return EPOLLOUT; }
+static inline int clinux_epoll_hup(void) { return EPOLLHUP | EPOLLERR | EPOLLRDHUP; }
+
+/// SO_PEERCRED (the peer's pid, uid and gid: three ints), without _GNU_SOURCE's struct ucred.
+static inline int clinux_so_peercred(void) { return SO_PEERCRED; }
+#endif

@@ -1,0 +1,187 @@
+import Glibc
+import TouchCore
+import TouchInput
+
+/// touchbridgectl's commands (README "touchbridgectl").
+public enum Ctl {
+    public static let usage = """
+    usage: touchbridgectl COMMAND [options]
+
+    commands:
+      listen [--touches] [--devices] [--socket PATH]
+                          print the daemon's lines (gestures; touches and devices when asked)
+      devices             list the touchscreens: node, name, ids, ranges, slots, resolution, mapping
+      replay [--scene FILE] [--touches] [--desc FILE] RECORDING...
+                          run recordings through the pipeline offline, on their own timestamps, and
+                          print the lines the daemon would send
+      scene check FILE    validate a scene file
+      bind FILE [--socket PATH]
+                          run a command per gesture: FILE maps a recognizer name (or "name:state")
+                          to an argv, e.g. {"doubleTap": ["xdotool", "key", "F11"]}
+      --help, --version
+    """
+
+    /// Runs a command; returns the exit status.
+    public static func main(_ args: [String]) -> Int32 {
+        guard let command = args.first else {
+            FileHandleStandardError.write(usage + "\n")
+            return 2
+        }
+        let rest = Array(args.dropFirst())
+        do {
+            switch command {
+            case "--help", "-h", "help": print(usage); return 0
+            case "--version": print("touchbridgectl \(Version.string) (protocol \(Version.protocolVersion))"); return 0
+            case "listen": return try listen(rest)
+            case "devices": return try devices(rest)
+            case "replay": return try replay(rest)
+            case "scene": return try scene(rest)
+            case "bind": return try bind(rest)
+            default:
+                FileHandleStandardError.write("touchbridgectl: unknown command \"\(command)\" (see --help)\n")
+                return 2
+            }
+        } catch let e as Arguments.Failure {
+            FileHandleStandardError.write("\(e)\n")
+            return 2
+        } catch {
+            FileHandleStandardError.write("touchbridgectl: \(error)\n")
+            return 1
+        }
+    }
+
+    static func socketPath(_ a: Arguments) throws -> String {
+        if let p = a["socket"] { return p }
+        if let p = SocketServer.defaultPath(), access(p, F_OK) == 0 { return p }
+        if access("/run/touchbridge/touchbridge.sock", F_OK) == 0 { return "/run/touchbridge/touchbridge.sock" }
+        guard let p = SocketServer.defaultPath() else {
+            throw ServerError("no socket path: pass --socket PATH (XDG_RUNTIME_DIR is not set)")
+        }
+        return p
+    }
+
+    static func listen(_ args: [String]) throws -> Int32 {
+        let a = try Arguments(args, spec: .init(flags: ["touches", "devices"], options: ["socket"]), program: "touchbridgectl listen")
+        let client = try SocketClient(path: try socketPath(a))
+        var topics = ["\"gestures\""]
+        if a.has("touches") { topics.append("\"touches\"") }
+        if a.has("devices") { topics.append("\"devices\"") }
+        try client.send("{\"subscribe\":[\(topics.joined(separator: ","))]}")
+        var out = StandardOutput()
+        while let line = client.readLine() {
+            out.line(line)
+            out.flush()
+        }
+        return 0
+    }
+
+    static func devices(_ args: [String]) throws -> Int32 {
+        let a = try Arguments(args, spec: .init(flags: ["tablets"], options: ["scene"]), program: "touchbridgectl devices")
+        let scene = try a["scene"].map { try Scene.load(path: $0) } ?? Scene.builtIn()
+        let monitor = try DeviceMonitor(includeTablets: a.has("tablets"))
+        let found = monitor.enumerate()
+        if found.isEmpty {
+            print("no touchscreens found (udev lists none with ID_INPUT_TOUCHSCREEN=1)")
+            return 0
+        }
+        for info in found {
+            print("\(info.devnode)  \"\(info.name)\"  \(info.vendorProduct)")
+            do {
+                let d = try EvdevDevice(path: info.devnode, deviceIndex: 0, target: scene.window.bounds,
+                                        acceptTablets: true) { m in
+                    (scene.devices.first { $0.selector.matches(info) } ?? DeviceConfig()).configure(&m, udevCalibration: info.calibrationMatrix)
+                }
+                let axes = d.description.positionAxes!
+                print("    \(d.description.touchProtocol!), \(d.description.kind.rawValue)")
+                print("    x \(axes.x)  y \(axes.y)")
+                let m = d.assembler.mapping
+                print("    mapping: rotation \(m.rotation.rawValue)°\(m.flipX ? ", flipX" : "")\(m.flipY ? ", flipY" : ""), matrix \(m.calibration.map { "\($0)" }.joined(separator: " ")) → window \(Int(m.target.width))×\(Int(m.target.height)) pt")
+                d.close()
+            } catch {
+                print("    cannot open: \(error)")
+            }
+        }
+        return 0
+    }
+
+    static func replay(_ args: [String]) throws -> Int32 {
+        let a = try Arguments(args, spec: .init(flags: ["touches"], options: ["scene", "desc"]), program: "touchbridgectl replay")
+        guard !a.positional.isEmpty else {
+            throw Arguments.Failure(description: "touchbridgectl replay: name at least one recording (see --help)")
+        }
+        let log = Logger(program: "touchbridgectl", level: .warning)
+        let scenePath = a["scene"]
+        if let scenePath { _ = try Scene.load(path: scenePath) }      // report a broken scene before anything else
+        var out = StandardOutput()
+        for path in a.positional {
+            let recording = try Recording.load(path: path, descriptionPath: a["desc"])
+            let source: ((DeviceDescription) throws -> Scene)? = scenePath.map { p in { _ in try Scene.load(path: p) } }
+            for line in try OfflineReplay.lines(of: recording, scene: source, topics: a.has("touches") ? [.gestures, .touches] : .gestures, log: log) {
+                out.line(line)
+            }
+        }
+        out.flush()
+        return 0
+    }
+
+    static func scene(_ args: [String]) throws -> Int32 {
+        guard args.first == "check", args.count == 2 else {
+            throw Arguments.Failure(description: "touchbridgectl: usage: touchbridgectl scene check FILE")
+        }
+        do {
+            let s = try Scene.load(path: args[1])
+            print("\(args[1]): ok: window \(Int(s.window.bounds.width))×\(Int(s.window.bounds.height)), \(s.views.count) views, \(s.recognizers.count) recognizers, \(s.devices.count) device entries")
+            return 0
+        } catch {
+            FileHandleStandardError.write("\(error)\n")
+            return 1
+        }
+    }
+
+    static func bind(_ args: [String]) throws -> Int32 {
+        let a = try Arguments(args, spec: .init(flags: [], options: ["socket"]), program: "touchbridgectl bind")
+        guard a.positional.count == 1 else { throw Arguments.Failure(description: "touchbridgectl bind: name one bindings file (see --help)") }
+        let file = a.positional[0]
+        let bindings = try Bindings.parse(try Files.readText(file), file: file)
+        let log = Logger(program: "touchbridgectl bind")
+        let client = try SocketClient(path: try socketPath(a))
+        try client.send("{\"subscribe\":[\"gestures\"]}")
+        signal(SIGCHLD, SIG_DFL)
+        var running: [pid_t: String] = [:]
+        while let line = client.readLine() {
+            reap(&running, log)
+            guard let json = try? JSONParser.parse(String(decoding: line, as: UTF8.self)),
+                  json["event"]?.stringValue == "gesture",
+                  let name = json["recognizer"]?.stringValue, let state = json["state"]?.stringValue else { continue }
+            for argv in bindings.matches(recognizer: name, state: state) {
+                var env = ["TOUCHBRIDGE_RECOGNIZER": name, "TOUCHBRIDGE_STATE": state,
+                           "TOUCHBRIDGE_GESTURE": String(decoding: line, as: UTF8.self)]
+                if let x = json["x"]?.numberValue, let y = json["y"]?.numberValue {
+                    env["TOUCHBRIDGE_X"] = "\(x)"
+                    env["TOUCHBRIDGE_Y"] = "\(y)"
+                }
+                if let pid = Bindings.spawn(argv, environment: env) {
+                    running[pid] = argv.joined(separator: " ")
+                } else {
+                    log.error("\(name) \(state): cannot run \(argv[0]): \(String(cString: strerror(errno)))")
+                }
+            }
+        }
+        reap(&running, log)
+        return 0
+    }
+
+    /// Collects finished commands without blocking and logs the ones that failed.
+    static func reap(_ running: inout [pid_t: String], _ log: Logger) {
+        while true {
+            var status: Int32 = 0
+            let pid = waitpid(-1, &status, WNOHANG)
+            guard pid > 0 else { return }
+            let command = running.removeValue(forKey: pid) ?? "pid \(pid)"
+            let exited = status & 0x7f == 0
+            let code = (status >> 8) & 0xff
+            if !exited { log.warning("\"\(command)\" was killed by signal \(status & 0x7f)") }
+            else if code != 0 { log.warning("\"\(command)\" failed with exit status \(code)") }
+        }
+    }
+}

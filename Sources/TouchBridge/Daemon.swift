@@ -1,0 +1,194 @@
+import Glibc
+import TouchCore
+import TouchInput
+
+/// touchbridged's options (README "touchbridged").
+public struct DaemonOptions {
+    public var scenePath: String?
+    public var socketPath: String?
+    public var socketGroup: String?
+    public var replayPath: String?
+    public var replayDescription: String?
+    public var replayDelay = 1.0
+    public var noDevices = false
+    public var verbose = false
+
+    public init() {}
+
+    public static let usage = """
+    usage: touchbridged [options]
+
+    Reads touchscreens (through udev and libevdev), recognizes UIKit-style gestures on the views of a
+    scene, and serves them as newline-delimited JSON on a Unix socket.
+
+    options:
+      --scene FILE         the scene (views and recognizers); default: the built-in scene
+      --socket PATH        where to listen; default /run/touchbridge/touchbridge.sock as root,
+                           else $XDG_RUNTIME_DIR/touchbridge.sock (systemd socket activation wins)
+      --socket-group NAME  the group that may connect (the socket is mode 0660)
+      --replay FILE        also play a recording (evemu, or E: lines with --replay-desc) as a device
+      --replay-desc FILE   the device description for a headerless recording
+      --replay-delay S     seconds before the replay starts (default 1)
+      --no-devices         open no input device (with --replay: the recording only)
+      --verbose            log every recognizer transition
+      --help, --version
+
+    signals: SIGTERM/SIGINT exit cleanly (the socket file is removed); SIGHUP reloads the scene and keeps
+    the old one when the new one is invalid.
+    """
+
+    public static func parse(_ args: [String]) throws -> (DaemonOptions, help: Bool, version: Bool) {
+        let a = try Arguments(args, spec: .init(flags: ["no-devices", "verbose", "help", "version"],
+                                                options: ["scene", "socket", "socket-group", "replay", "replay-desc", "replay-delay"]),
+                              program: "touchbridged")
+        var o = DaemonOptions()
+        o.scenePath = a["scene"]
+        o.socketPath = a["socket"]
+        o.socketGroup = a["socket-group"]
+        o.replayPath = a["replay"]
+        o.replayDescription = a["replay-desc"]
+        if let d = try a.number("replay-delay", program: "touchbridged") { o.replayDelay = d }
+        o.noDevices = a.has("no-devices")
+        o.verbose = a.has("verbose")
+        if let extra = a.positional.first {
+            throw Arguments.Failure(description: "touchbridged: unexpected argument \"\(extra)\" (see --help)")
+        }
+        return (o, a.has("help"), a.has("version"))
+    }
+}
+
+/// The daemon: one thread, one epoll loop. Stages are named after the iOS path they mirror:
+///
+///     device monitor (InputDevices: udev, libevdev)        ~ IOHIDFamily
+///       → frames (FrameAssembler)                           ~ BackBoard
+///       → event queue (Pipeline → Application.handle)       ~ UIApplication
+///       → Window.sendEvent (gesture environment, views)     ~ UIWindow
+///       → socket (SocketServer, NDJSON)
+///
+/// plus one timer armed at `Application.nextDeadline` (long presses, taps waiting for a second tap),
+/// signals through signalfd, and sd_notify. Nothing polls: an idle daemon sleeps in epoll_wait.
+public final class Daemon {
+    let options: DaemonOptions
+    let log: Logger
+    let loop: EventLoop
+    let pipeline: Pipeline
+    let server: SocketServer
+    let devices: InputDevices
+    let deadline: Timer
+    let signals: SignalReceiver
+    let notifier = SystemdNotifier()
+    var watchdog: Timer?
+    public private(set) var exitStatus: Int32 = 0
+
+    public init(options: DaemonOptions, log: Logger) throws {
+        self.options = options
+        self.log = log
+        let scene: Scene
+        if let path = options.scenePath {
+            scene = try Scene.load(path: path)
+            log.info("scene \(path): \(scene.views.count) views, \(scene.recognizers.count) recognizers")
+        } else {
+            scene = Scene.builtIn()
+            log.info("built-in scene: view \"screen\" with \(scene.recognizers.map { $0.name ?? "" }.joined(separator: ", "))")
+        }
+        loop = try EventLoop()
+        signals = try SignalReceiver([SIGTERM, SIGINT, SIGHUP])
+        deadline = try Timer()
+        pipeline = Pipeline(scene: scene, log: log)
+        server = try SocketServer(path: options.socketPath ?? SocketServer.defaultPath(), group: options.socketGroup,
+                                  loop: loop, log: log)
+        devices = InputDevices(loop: loop, log: log, pipeline: pipeline)
+        var hello = JSONWriter()
+        hello.beginObject()
+        hello.key("event"); hello.staticString("hello")
+        hello.key("version"); hello.string(Version.string)
+        hello.key("protocol"); hello.int(Version.protocolVersion)
+        hello.endObject()
+        server.hello = hello.bytes
+        wire()
+    }
+
+    private func wire() {
+        pipeline.onLine = { [unowned self] topic, line in self.server.broadcast(line, topic: topic) }
+        server.onTopicsChanged = { [unowned self] topics in self.pipeline.wantsTouches = topics.contains(.touches) }
+        server.onSubscribe = { [unowned self] topics in topics.contains(.devices) ? self.devices.presentDeviceLines() : [] }
+        devices.onDeviceLine = { [unowned self] line in self.server.broadcast(line, topic: .devices) }
+        devices.onActivity = { [unowned self] in self.rearm() }
+        try? loop.add(signals.fd) { [unowned self] _ in self.handleSignals() }
+        try? loop.add(deadline.fd) { [unowned self] _ in self.timerFired() }
+    }
+
+    /// Runs until SIGTERM or SIGINT; returns the exit status.
+    public func run() -> Int32 {
+        if !options.noDevices { devices.start() }
+        if let path = options.replayPath {
+            do {
+                let recording = try Recording.load(path: path, descriptionPath: options.replayDescription)
+                try devices.replay(recording, path: path, delay: options.replayDelay)
+            } catch {
+                log.error("cannot replay: \(error)")
+                server.shutdown()
+                return 1
+            }
+        }
+        if let interval = notifier.watchdogInterval, let t = try? Timer() {
+            watchdog = t
+            t.arm(at: monotonicNow() + interval / 2, interval: interval / 2)
+            try? loop.add(t.fd) { [unowned self, unowned t] _ in t.acknowledge(); self.notifier.notify("WATCHDOG=1") }
+        }
+        notifier.notify("READY=1\nSTATUS=serving gestures on \(server.path ?? "the activated socket")")
+        loop.run()
+        notifier.notify("STOPPING=1")
+        devices.stop()
+        server.shutdown()
+        log.info("stopped")
+        return exitStatus
+    }
+
+    /// Arms the deadline timer at the application's next deadline (or disarms it).
+    func rearm() {
+        deadline.arm(at: pipeline.nextDeadline)
+    }
+
+    private func timerFired() {
+        deadline.acknowledge()
+        // Advance exactly to the deadlines that are due, not to "now": a frame stamped between the
+        // deadline and now may still be waiting to be read, and time must not pass it.
+        let now = monotonicNow()
+        while let d = pipeline.nextDeadline, d <= now { pipeline.advance(to: d) }
+        rearm()
+    }
+
+    private func handleSignals() {
+        for s in signals.take() {
+            switch s {
+            case SIGTERM, SIGINT:
+                log.info("signal \(s == SIGTERM ? "SIGTERM" : "SIGINT"): exiting")
+                loop.stop()
+            case SIGHUP:
+                reload()
+            default:
+                break
+            }
+        }
+    }
+
+    /// SIGHUP: re-reads the scene file; an invalid one is reported and the old scene stays.
+    func reload() {
+        guard let path = options.scenePath else {
+            log.info("SIGHUP: the built-in scene has nothing to reload")
+            return
+        }
+        notifier.notify("RELOADING=1")
+        do {
+            let scene = try Scene.load(path: path)
+            pipeline.replace(scene: scene, at: monotonicNow())
+            if !options.noDevices { devices.reopen() }
+            log.info("SIGHUP: reloaded \(path): \(scene.views.count) views, \(scene.recognizers.count) recognizers")
+        } catch {
+            log.error("SIGHUP: keeping the old scene: \(error)")
+        }
+        notifier.notify("READY=1")
+        rearm()
+    }
+}

@@ -1,0 +1,140 @@
+import CLinux
+import Glibc
+
+/// A single-threaded epoll loop: file descriptors with handlers, nothing else. No polling: when nothing
+/// happens, `epoll_wait` sleeps without a timeout, so an idle daemon makes no wakeups.
+public final class EventLoop {
+    private let epfd: Int32
+    private var handlers: [Int32: (UInt32) -> Void] = [:]
+    public private(set) var isRunning = false
+
+    public init() throws {
+        epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epfd >= 0 else { throw SystemError2("epoll_create1", errno) }
+    }
+
+    deinit { close(epfd) }
+
+    public static let readable = UInt32(clinux_epoll_in())
+    public static let writable = UInt32(clinux_epoll_out())
+    public static let hangup = UInt32(clinux_epoll_hup())
+
+    /// Watches `fd` for `events`; `handler` gets the events that happened.
+    public func add(_ fd: Int32, events: UInt32 = EventLoop.readable, _ handler: @escaping (UInt32) -> Void) throws {
+        var ev = epoll_event()
+        ev.events = events
+        ev.data.fd = fd
+        guard epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) == 0 else { throw SystemError2("epoll_ctl(ADD)", errno) }
+        handlers[fd] = handler
+    }
+
+    public func modify(_ fd: Int32, events: UInt32) {
+        var ev = epoll_event()
+        ev.events = events
+        ev.data.fd = fd
+        _ = epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &ev)
+    }
+
+    public func remove(_ fd: Int32) {
+        guard handlers.removeValue(forKey: fd) != nil else { return }
+        _ = epoll_ctl(epfd, EPOLL_CTL_DEL, fd, nil)
+    }
+
+    public func stop() { isRunning = false }
+
+    /// Runs until `stop()`.
+    public func run() {
+        isRunning = true
+        var events = [epoll_event](repeating: epoll_event(), count: 64)
+        while isRunning {
+            let n = events.withUnsafeMutableBufferPointer { epoll_wait(epfd, $0.baseAddress, Int32($0.count), -1) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for i in 0..<Int(n) {
+                let fd = events[i].data.fd
+                // A handler may have removed this fd (or another) meanwhile.
+                if let h = handlers[fd] { h(events[i].events) }
+                if !isRunning { break }
+            }
+        }
+    }
+}
+
+/// An errno with the call that set it.
+public struct SystemError2: Error, CustomStringConvertible {
+    public var call: String
+    public var errno: Int32
+    public init(_ call: String, _ errno: Int32) {
+        self.call = call
+        self.errno = errno
+    }
+    public var description: String { "\(call): \(String(cString: strerror(errno)))" }
+}
+
+/// A CLOCK_MONOTONIC timerfd armed at absolute times (the Application's next deadline).
+public final class Timer {
+    public let fd: Int32
+
+    public init() throws {
+        fd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        guard fd >= 0 else { throw SystemError2("timerfd_create", errno) }
+    }
+
+    deinit { close(fd) }
+
+    /// Arms at `time` (seconds of CLOCK_MONOTONIC), or disarms with nil. `interval` repeats.
+    public func arm(at time: Double?, interval: Double = 0) {
+        var spec = itimerspec()
+        if let time {
+            // A time in the past fires at once (0 would disarm, so use the smallest non-zero value).
+            let t = max(time, 1e-9)
+            spec.it_value.tv_sec = Int(t)
+            spec.it_value.tv_nsec = max(1, Int((t - Double(Int(t))) * 1e9))
+            spec.it_interval.tv_sec = Int(interval)
+            spec.it_interval.tv_nsec = Int((interval - Double(Int(interval))) * 1e9)
+        }
+        _ = timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+    }
+
+    /// Reads the expiry count, clearing the readable state.
+    public func acknowledge() {
+        var count: UInt64 = 0
+        _ = read(fd, &count, 8)
+    }
+}
+
+/// Seconds of CLOCK_MONOTONIC: the clock evdev timestamps use.
+public func monotonicNow() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// SIGTERM, SIGINT and SIGHUP (and optionally SIGCHLD) as a readable fd.
+public final class SignalReceiver {
+    public let fd: Int32
+
+    public init(_ signals: [Int32]) throws {
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for s in signals { sigaddset(&mask, s) }
+        sigprocmask(SIG_BLOCK, &mask, nil)
+        fd = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+        guard fd >= 0 else { throw SystemError2("signalfd", errno) }
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    deinit { close(fd) }
+
+    /// The pending signals, in order.
+    public func take() -> [Int32] {
+        var result: [Int32] = []
+        var info = signalfd_siginfo()
+        while read(fd, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
+            result.append(Int32(info.ssi_signo))
+        }
+        return result
+    }
+}

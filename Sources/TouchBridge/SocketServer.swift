@@ -1,0 +1,343 @@
+import CLinux
+import Glibc
+
+/// The gesture socket: newline-delimited JSON over a Unix stream socket (README "Socket protocol").
+///
+/// Each client has a bounded output queue; a client that stops reading until its queue overflows is
+/// dropped with a log line, so a slow client never blocks the daemon or the others. Client lines are
+/// commands (`{"subscribe": [...]}`); a bad one gets an error line and the connection stays usable;
+/// a line over 64 KiB is an error and closes that client.
+public final class SocketServer {
+    public static let maximumLineLength = 64 * 1024
+    /// Bytes a client may have waiting before it is dropped.
+    public static let maximumQueuedBytes = 1024 * 1024
+    public static let maximumClients = 512
+
+    public let path: String?
+    public let listenFD: Int32
+    private let ownsPath: Bool
+    private let loop: EventLoop
+    private let log: Logger
+    private var clients: [Int32: Client] = [:]
+    /// The first line every client gets.
+    public var hello: [UInt8] = []
+    /// Lines sent right after a subscription (the devices present, for "devices").
+    public var onSubscribe: ((Topics) -> [[UInt8]])?
+    /// Topics anyone is subscribed to, so the daemon only builds the lines someone wants.
+    public var onTopicsChanged: ((Topics) -> Void)?
+
+    final class Client {
+        let fd: Int32
+        let peer: String
+        var topics: Topics = .gestures
+        var input: [UInt8] = []
+        var output: [UInt8] = []
+        var outputStart = 0
+        var wantsWritable = false
+
+        init(fd: Int32, peer: String) {
+            self.fd = fd
+            self.peer = peer
+        }
+
+        var queued: Int { output.count - outputStart }
+    }
+
+    /// Listens on `path` (mode 0660, `group` when given), or on the socket systemd passed (LISTEN_FDS).
+    public init(path: String?, group: String?, loop: EventLoop, log: Logger) throws {
+        self.loop = loop
+        self.log = log
+        if let activated = SocketServer.activatedSocket() {
+            listenFD = activated
+            self.path = path
+            ownsPath = false
+            _ = fcntl(listenFD, F_SETFL, fcntl(listenFD, F_GETFL) | O_NONBLOCK)
+            log.info("listening on the socket systemd passed (fd \(activated))")
+        } else {
+            guard let path else { throw ServerError("no socket path: pass --socket PATH or set XDG_RUNTIME_DIR") }
+            listenFD = try SocketServer.listen(path: path, group: group)
+            self.path = path
+            ownsPath = true
+            log.info("listening on \(path)")
+        }
+        try loop.add(listenFD) { [unowned self] _ in self.acceptAll() }
+    }
+
+    /// Stops listening; removes the socket file unless systemd owns it.
+    public func shutdown() {
+        for fd in Array(clients.keys) { drop(fd, reason: nil) }
+        loop.remove(listenFD)
+        close(listenFD)
+        if ownsPath, let path { unlink(path) }
+    }
+
+    public var clientCount: Int { clients.count }
+
+    /// The default socket: /run/touchbridge/touchbridge.sock as root, else $XDG_RUNTIME_DIR/touchbridge.sock.
+    public static func defaultPath() -> String? {
+        if getuid() == 0 { return "/run/touchbridge/touchbridge.sock" }
+        guard let dir = getenv("XDG_RUNTIME_DIR") else { return nil }
+        return String(cString: dir) + "/touchbridge.sock"
+    }
+
+    /// systemd socket activation: LISTEN_PID is us and LISTEN_FDS ≥ 1 → fd 3.
+    static func activatedSocket() -> Int32? {
+        guard let pidText = getenv("LISTEN_PID"), let fdsText = getenv("LISTEN_FDS"),
+              Int32(String(cString: pidText)) == getpid(), let n = Int(String(cString: fdsText)), n >= 1 else { return nil }
+        unsetenv("LISTEN_PID"); unsetenv("LISTEN_FDS"); unsetenv("LISTEN_FDNAMES")
+        return 3
+    }
+
+    static func listen(path: String, group: String?) throws -> Int32 {
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { throw ServerError("\(path): socket path too long") }
+        withUnsafeMutableBytes(of: &addr.sun_path) { buf in
+            for (i, b) in bytes.enumerated() { buf[i] = b }
+            buf[bytes.count] = 0
+        }
+        // The directory: /run/touchbridge may not exist yet.
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            let dir = String(path[..<slash])
+            if access(dir, F_OK) != 0 && mkdir(dir, 0o755) != 0 {
+                throw ServerError("\(dir): cannot create the socket's directory: \(String(cString: strerror(errno)))")
+            }
+        }
+        // A socket file left by a daemon that died is removed; one a live daemon answers on is not.
+        if access(path, F_OK) == 0 {
+            let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let live = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+            }
+            close(probe)
+            if live { throw ServerError("\(path): another touchbridged is already listening there (stop it, or pass --socket PATH)") }
+            unlink(path)
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw ServerError("socket: \(String(cString: strerror(errno)))") }
+        let old = umask(0o117)
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        umask(old)
+        guard rc == 0 else {
+            let e = errno
+            close(fd)
+            throw ServerError("\(path): cannot bind the socket: \(String(cString: strerror(e)))\(e == EACCES ? " (choose a writable place with --socket PATH)" : "")")
+        }
+        chmod(path, 0o660)
+        if let group {
+            guard let gr = getgrnam(group) else {
+                close(fd); unlink(path)
+                throw ServerError("socket group \"\(group)\" does not exist (create it, or choose another with --socket-group)")
+            }
+            if chown(path, uid_t.max, gr.pointee.gr_gid) != 0 {
+                let e = errno
+                close(fd); unlink(path)
+                throw ServerError("\(path): cannot give the socket to group \"\(group)\": \(String(cString: strerror(e)))")
+            }
+        }
+        guard Glibc.listen(fd, 128) == 0 else {
+            close(fd)
+            throw ServerError("listen: \(String(cString: strerror(errno)))")
+        }
+        return fd
+    }
+
+    // MARK: Clients
+
+    private func acceptAll() {
+        while true {
+            let fd = accept(listenFD, nil, nil)
+            if fd >= 0 {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+            if fd < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                if errno != EAGAIN && errno != EWOULDBLOCK { log.warning("accept: \(String(cString: strerror(errno)))") }
+                return
+            }
+            guard clients.count < SocketServer.maximumClients else {
+                var w = JSONWriter()
+                w.beginObject(); w.key("event"); w.staticString("error")
+                w.key("message"); w.string("too many clients (\(SocketServer.maximumClients)); try again later"); w.endObject()
+                w.bytes.append(0x0a)
+                _ = w.bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                close(fd)
+                log.warning("refused a client: already \(SocketServer.maximumClients) clients")
+                continue
+            }
+            let peer = SocketServer.peerDescription(fd)
+            let client = Client(fd: fd, peer: peer)
+            clients[fd] = client
+            log.info("client connected: \(peer)")
+            do {
+                try loop.add(fd, events: EventLoop.readable | EventLoop.hangup) { [unowned self] ev in self.service(fd, ev) }
+            } catch {
+                log.warning("cannot watch client \(peer): \(error)")
+                clients[fd] = nil
+                close(fd)
+                continue
+            }
+            enqueue(client, hello)
+            topicsChanged()
+        }
+    }
+
+    /// "pid 123, uid 1000" from SO_PEERCRED.
+    static func peerDescription(_ fd: Int32) -> String {
+        var cred: (Int32, Int32, Int32) = (0, 0, 0)
+        var len = socklen_t(12)
+        let rc = withUnsafeMutableBytes(of: &cred) { getsockopt(fd, SOL_SOCKET, clinux_so_peercred(), $0.baseAddress, &len) }
+        return rc == 0 ? "pid \(cred.0), uid \(cred.1)" : "unknown peer"
+    }
+
+    private func service(_ fd: Int32, _ events: UInt32) {
+        guard let client = clients[fd] else { return }
+        if events & EventLoop.writable != 0 { flush(client) }
+        guard clients[fd] != nil else { return }
+        if events & (EventLoop.readable | EventLoop.hangup) != 0 { readInput(client) }
+    }
+
+    private func readInput(_ client: Client) {
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { drop(client.fd, reason: "disconnected"); return }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { return }
+                drop(client.fd, reason: "read error: \(String(cString: strerror(errno)))")
+                return
+            }
+            client.input.append(contentsOf: buffer[0..<n])
+            while let nl = client.input.firstIndex(of: 0x0a) {
+                let line = Array(client.input[..<nl])
+                client.input.removeSubrange(...nl)
+                guard line.count <= SocketServer.maximumLineLength else { return tooLong(client) }
+                handleLine(client, line)
+                guard clients[client.fd] != nil else { return }
+            }
+            if client.input.count > SocketServer.maximumLineLength { return tooLong(client) }
+        }
+    }
+
+    private func tooLong(_ client: Client) {
+        sendError(client, "line longer than \(SocketServer.maximumLineLength / 1024) KiB; closing the connection")
+        flush(client)
+        drop(client.fd, reason: "sent a line over \(SocketServer.maximumLineLength / 1024) KiB (client bug)")
+    }
+
+    /// Commands: {"subscribe": ["gestures", "touches", "devices"]}.
+    private func handleLine(_ client: Client, _ line: [UInt8]) {
+        let text = String(decoding: line, as: UTF8.self)
+        if text.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { return }
+        var parser = JSONParser(bytes: line)
+        let json: JSON
+        do { json = try parser.parse() } catch {
+            return sendError(client, "not JSON (\(error)); send {\"subscribe\": [\"gestures\", \"touches\", \"devices\"]}")
+        }
+        guard let members = json.objectValue else {
+            return sendError(client, "expected an object such as {\"subscribe\": [\"gestures\"]}, got \(json.kindName)")
+        }
+        for (key, value) in members {
+            switch key {
+            case "subscribe":
+                guard let names = value.arrayValue?.compactMap(\.stringValue), names.count == value.arrayValue?.count else {
+                    return sendError(client, "\"subscribe\" takes an array of topics: \"gestures\", \"touches\", \"devices\"")
+                }
+                var topics: Topics = []
+                for n in names {
+                    switch n {
+                    case "gestures": topics.insert(.gestures)
+                    case "touches": topics.insert(.touches)
+                    case "devices": topics.insert(.devices)
+                    default: return sendError(client, "unknown topic \"\(n)\"; topics are \"gestures\", \"touches\", \"devices\"")
+                    }
+                }
+                client.topics = topics
+                var w = JSONWriter()
+                w.beginObject(); w.key("event"); w.staticString("subscribed"); w.key("topics"); w.beginArray()
+                for n in ["gestures", "touches", "devices"] where names.contains(n) { w.string(n) }
+                w.endArray(); w.endObject()
+                enqueue(client, w.bytes)
+                for l in onSubscribe?(topics) ?? [] { enqueue(client, l) }
+                topicsChanged()
+            default:
+                return sendError(client, "unknown command \"\(key)\"; the only command is {\"subscribe\": [...]}")
+            }
+        }
+    }
+
+    private func sendError(_ client: Client, _ message: String) {
+        var w = JSONWriter()
+        w.beginObject(); w.key("event"); w.staticString("error"); w.key("message"); w.string(message); w.endObject()
+        enqueue(client, w.bytes)
+    }
+
+    private func topicsChanged() {
+        var all: Topics = []
+        for c in clients.values { all.formUnion(c.topics) }
+        onTopicsChanged?(all)
+    }
+
+    // MARK: Output
+
+    /// Sends one line to every client subscribed to `topic`.
+    public func broadcast(_ line: [UInt8], topic: Topics) {
+        for client in Array(clients.values) where client.topics.contains(topic) { enqueue(client, line) }
+    }
+
+    private func enqueue(_ client: Client, _ line: [UInt8]) {
+        guard clients[client.fd] != nil else { return }
+        if client.queued + line.count + 1 > SocketServer.maximumQueuedBytes {
+            drop(client.fd, reason: "stopped reading: \(client.queued) bytes queued (its queue holds \(SocketServer.maximumQueuedBytes / 1024) KiB); dropped so the others go on")
+            return
+        }
+        client.output.append(contentsOf: line)
+        client.output.append(0x0a)
+        flush(client)
+    }
+
+    private func flush(_ client: Client) {
+        while client.queued > 0 {
+            let n = client.output.withUnsafeBytes {
+                send(client.fd, $0.baseAddress! + client.outputStart, client.queued, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { break }
+                drop(client.fd, reason: "write error: \(String(cString: strerror(errno)))")
+                return
+            }
+            client.outputStart += n
+        }
+        if client.queued == 0 {
+            client.output.removeAll(keepingCapacity: client.output.capacity <= 65536)
+            client.outputStart = 0
+        } else if client.outputStart > 65536 {
+            client.output.removeSubrange(0..<client.outputStart)
+            client.outputStart = 0
+        }
+        let want = client.queued > 0
+        if want != client.wantsWritable {
+            client.wantsWritable = want
+            loop.modify(client.fd, events: EventLoop.readable | EventLoop.hangup | (want ? EventLoop.writable : 0))
+        }
+    }
+
+    private func drop(_ fd: Int32, reason: String?) {
+        guard let client = clients.removeValue(forKey: fd) else { return }
+        loop.remove(fd)
+        close(fd)
+        if let reason { log.info("client \(client.peer) \(reason)") }
+        topicsChanged()
+    }
+}
+
+public struct ServerError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ d: String) { description = d }
+}
