@@ -115,6 +115,9 @@ struct SceneReader {
             }
             return prev[b.count]
         }
+        if let prefixed = allowed.first(where: { $0.lowercased().hasPrefix(key.lowercased()) && key.count >= 4 }) {
+            return prefixed
+        }
         let best = allowed.map { ($0, distance(key, $0)) }.min { $0.1 < $1.1 }
         guard let best, best.1 <= max(2, key.count / 3) else { return nil }
         return best.0
