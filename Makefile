@@ -14,7 +14,7 @@ DESTDIR    ?=
 DEPS       := pkg-config libevdev-dev libudev-dev socat python3 systemd
 SWIFTFLAGS := -Xswiftc -warnings-as-errors
 
-.PHONY: all deps build release test run demo bench lab install uninstall clean
+.PHONY: all deps build release test test-swift test-integration run demo bench lab install uninstall check-units clean
 
 all: build
 
@@ -36,9 +36,40 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
+# Unit tests (Swift Testing), then the daemon's integration tests (real binaries, real socket, signals).
 test: deps
 	$(SWIFT) build --build-tests $(SWIFTFLAGS)
 	$(SWIFT) test --skip-build
+	TB_BIN=$$($(SWIFT) build --show-bin-path) python3 Tests/integration/test_daemon.py
+
+# The daemon in the foreground with the built-in scene; it says which touchscreens it found.
+run: release
+	.build/release/touchbridged $(RUN_ARGS)
+
+# Gestures from bundled real recordings, served by the daemon and read by examples/listen.py.
+demo: release
+	BIN=.build/release scripts/demo.sh
+
+# systemd-analyze on the units (exposure must stay at most 2.0).
+check-units: build
+	python3 Tests/integration/test_daemon.py CommandLineTests.test_systemd_units_verify_and_are_hardened
+
+install: release
+	install -D -m 0755 .build/release/touchbridged $(DESTDIR)$(PREFIX)/bin/touchbridged
+	install -D -m 0755 .build/release/touchbridgectl $(DESTDIR)$(PREFIX)/bin/touchbridgectl
+	install -D -m 0644 systemd/touchbridged.service $(DESTDIR)/etc/systemd/system/touchbridged.service
+	install -D -m 0644 systemd/touchbridged.socket $(DESTDIR)/etc/systemd/system/touchbridged.socket
+	install -D -m 0644 udev/70-touchbridge.rules $(DESTDIR)/etc/udev/rules.d/70-touchbridge.rules
+	@if [ -e $(DESTDIR)/etc/touchbridge/scene.json ]; then \
+	  echo "keeping the existing $(DESTDIR)/etc/touchbridge/scene.json"; \
+	else install -D -m 0644 scenes/default.json $(DESTDIR)/etc/touchbridge/scene.json; fi
+	@echo "installed. To start: systemctl daemon-reload && systemctl enable --now touchbridged.socket && udevadm control --reload"
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/touchbridged $(DESTDIR)$(PREFIX)/bin/touchbridgectl
+	rm -f $(DESTDIR)/etc/systemd/system/touchbridged.service $(DESTDIR)/etc/systemd/system/touchbridged.socket
+	rm -f $(DESTDIR)/etc/udev/rules.d/70-touchbridge.rules
+	@echo "left /etc/touchbridge/ (your scene) in place; remove it by hand if you want"
 
 clean:
 	rm -rf .build

@@ -15,6 +15,7 @@ public enum Ctl {
                           run recordings through the pipeline offline, on their own timestamps, and
                           print the lines the daemon would send
       scene check FILE    validate a scene file
+      scene default       print the built-in scene as a scene file
       bind FILE [--socket PATH]
                           run a command per gesture: FILE maps a recognizer name (or "name:state")
                           to an argv, e.g. {"doubleTap": ["xdotool", "key", "F11"]}
@@ -125,8 +126,12 @@ public enum Ctl {
     }
 
     static func scene(_ args: [String]) throws -> Int32 {
+        if args == ["default"] {
+            print(Scene.builtInJSON(), terminator: "")
+            return 0
+        }
         guard args.first == "check", args.count == 2 else {
-            throw Arguments.Failure(description: "touchbridgectl: usage: touchbridgectl scene check FILE")
+            throw Arguments.Failure(description: "touchbridgectl: usage: touchbridgectl scene check FILE | touchbridgectl scene default")
         }
         do {
             let s = try Scene.load(path: args[1])

@@ -12,6 +12,7 @@ public struct DaemonOptions {
     public var replayDelay = 1.0
     public var noDevices = false
     public var verbose = false
+    public var clientQueueBytes = SocketServer.defaultQueueLimit
 
     public init() {}
 
@@ -30,6 +31,7 @@ public struct DaemonOptions {
       --replay-desc FILE   the device description for a headerless recording
       --replay-delay S     seconds before the replay starts (default 1)
       --no-devices         open no input device (with --replay: the recording only)
+      --client-queue BYTES how much a client may fall behind before it is dropped (default 1048576)
       --verbose            log every recognizer transition
       --help, --version
 
@@ -39,7 +41,7 @@ public struct DaemonOptions {
 
     public static func parse(_ args: [String]) throws -> (DaemonOptions, help: Bool, version: Bool) {
         let a = try Arguments(args, spec: .init(flags: ["no-devices", "verbose", "help", "version"],
-                                                options: ["scene", "socket", "socket-group", "replay", "replay-desc", "replay-delay"]),
+                                                options: ["scene", "socket", "socket-group", "replay", "replay-desc", "replay-delay", "client-queue"]),
                               program: "touchbridged")
         var o = DaemonOptions()
         o.scenePath = a["scene"]
@@ -49,6 +51,12 @@ public struct DaemonOptions {
         o.replayDescription = a["replay-desc"]
         if let d = try a.number("replay-delay", program: "touchbridged") { o.replayDelay = d }
         o.noDevices = a.has("no-devices")
+        if let q = a["client-queue"] {
+            guard let n = Int(q), n >= 1024 else {
+                throw Arguments.Failure(description: "touchbridged: --client-queue needs a number of bytes ≥ 1024, not \"\(q)\"")
+            }
+            o.clientQueueBytes = n
+        }
         o.verbose = a.has("verbose")
         if let extra = a.positional.first {
             throw Arguments.Failure(description: "touchbridged: unexpected argument \"\(extra)\" (see --help)")
@@ -97,6 +105,7 @@ public final class Daemon {
         pipeline = Pipeline(scene: scene, log: log)
         server = try SocketServer(path: options.socketPath ?? SocketServer.defaultPath(), group: options.socketGroup,
                                   loop: loop, log: log)
+        server.queueLimit = options.clientQueueBytes
         devices = InputDevices(loop: loop, log: log, pipeline: pipeline)
         var hello = JSONWriter()
         hello.beginObject()

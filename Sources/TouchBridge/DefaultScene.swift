@@ -24,42 +24,54 @@ extension Scene {
     /// | swipeLeft/Right/Up/Down | three fingers, a quick straight move |                                           |
     /// | edgeLeft/Right/Top/Bottom | one finger from within 24 pt of an edge, moving inward |                 |
     public static func builtIn(size: Size = Scene.defaultWindowSize) -> Scene {
-        let window = Window(frame: Rect(x: 0, y: 0, width: size.width, height: size.height))
-        window.name = "window"
-        let screen = View(frame: window.bounds)
-        screen.name = "screen"
-        screen.isMultipleTouchEnabled = true
-        window.addSubview(screen)
-        let delegate = SceneDelegate()
-        var all: [GestureRecognizer] = []
-        func add<R: GestureRecognizer>(_ r: R, _ name: String, _ configure: (R) -> Void = { _ in }) -> R {
-            r.name = name
-            configure(r)
-            r.delegate = delegate
-            screen.addGestureRecognizer(r)
-            all.append(r)
-            return r
+        do {
+            let s = try Scene.parse(builtInJSON(size: size), file: "built-in scene")
+            return Scene(window: s.window, devices: s.devices, recognizers: s.recognizers, views: s.views,
+                         source: "built-in default", isDefault: true, delegate: s.delegate)
+        } catch {
+            preconditionFailure("the built-in scene does not parse: \(error)")
         }
-        let doubleTap = add(TapGestureRecognizer(), "doubleTap") { $0.numberOfTapsRequired = 2 }
-        let tap = add(TapGestureRecognizer(), "tap")
-        tap.require(toFail: doubleTap)
-        _ = add(TapGestureRecognizer(), "twoFingerTap") { $0.numberOfTouchesRequired = 2 }
-        _ = add(LongPressGestureRecognizer(), "longPress")
-        var waitFor: [GestureRecognizer] = []
-        for (name, edge) in [("edgeLeft", RectEdge.left), ("edgeRight", .right), ("edgeTop", .top), ("edgeBottom", .bottom)] {
-            waitFor.append(add(ScreenEdgePanGestureRecognizer(), name) { $0.edges = edge })
+    }
+
+    /// The built-in scene as a scene file (what `make install` puts in /etc/touchbridge/scene.json and
+    /// `touchbridgectl scene default` prints).
+    public static func builtInJSON(size: Size = Scene.defaultWindowSize) -> String {
+        func n(_ v: Double) -> String {
+            var w = JSONWriter()
+            w.number(v)
+            return w.string
         }
-        for (name, dir) in [("swipeLeft", SwipeGestureRecognizer.Direction.left), ("swipeRight", .right),
-                            ("swipeUp", .up), ("swipeDown", .down)] {
-            waitFor.append(add(SwipeGestureRecognizer(), name) { $0.direction = dir; $0.numberOfTouchesRequired = 3 })
+        let edges = ["Left", "Right", "Top", "Bottom"]
+        let swipes = ["Left", "Right", "Up", "Down"]
+        var recognizers = [
+            #"{"name": "doubleTap", "type": "tap", "numberOfTapsRequired": 2}"#,
+            #"{"name": "tap", "type": "tap", "requireToFail": ["doubleTap"]}"#,
+            #"{"name": "twoFingerTap", "type": "tap", "numberOfTouchesRequired": 2}"#,
+            #"{"name": "longPress", "type": "longPress"}"#,
+        ]
+        for e in edges {
+            recognizers.append(#"{"name": "edge\#(e)", "type": "screenEdgePan", "edges": ["\#(e.lowercased())"]}"#)
         }
-        let pan = add(PanGestureRecognizer(), "pan")
-        for r in waitFor { pan.require(toFail: r) }
-        let pinch = add(PinchGestureRecognizer(), "pinch")
-        let rotation = add(RotationGestureRecognizer(), "rotation")
-        delegate.allow(pinch, rotation)
-        return Scene(window: window, devices: [], recognizers: all, views: [screen], source: "built-in default",
-                     isDefault: true, delegate: delegate)
+        for d in swipes {
+            recognizers.append(#"{"name": "swipe\#(d)", "type": "swipe", "direction": ["\#(d.lowercased())"], "numberOfTouchesRequired": 3}"#)
+        }
+        let waits = (edges.map { "\"edge\($0)\"" } + swipes.map { "\"swipe\($0)\"" }).joined(separator: ", ")
+        recognizers.append(#"{"name": "pan", "type": "pan", "requireToFail": [\#(waits)]}"#)
+        recognizers.append(#"{"name": "pinch", "type": "pinch", "simultaneousWith": ["rotation"]}"#)
+        recognizers.append(#"{"name": "rotation", "type": "rotation", "simultaneousWith": ["pinch"]}"#)
+        return """
+        {
+          "window": {"width": \(n(size.width)), "height": \(n(size.height))},
+          "devices": [],
+          "views": [
+            {"name": "screen", "frame": [0, 0, \(n(size.width)), \(n(size.height))], "multipleTouchEnabled": true,
+             "recognizers": [
+               \(recognizers.joined(separator: ",\n       "))
+             ]}
+          ]
+        }
+
+        """
     }
 
     /// The built-in scene sized for a device: its physical size in points when the kernel reports a

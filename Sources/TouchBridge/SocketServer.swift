@@ -9,8 +9,9 @@ import Glibc
 /// a line over 64 KiB is an error and closes that client.
 public final class SocketServer {
     public static let maximumLineLength = 64 * 1024
-    /// Bytes a client may have waiting before it is dropped.
-    public static let maximumQueuedBytes = 1024 * 1024
+    /// Bytes a client may have waiting (beyond the kernel's 64 KiB socket buffer) before it is dropped.
+    public static let defaultQueueLimit = 1024 * 1024
+    public var queueLimit = SocketServer.defaultQueueLimit
     public static let maximumClients = 512
 
     public let path: String?
@@ -169,6 +170,9 @@ public final class SocketServer {
                 log.warning("refused a client: already \(SocketServer.maximumClients) clients")
                 continue
             }
+            // A modest kernel buffer: a client that stops reading shows up in its queue soon.
+            var sndbuf: Int32 = 65536
+            _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, socklen_t(4))
             let peer = SocketServer.peerDescription(fd)
             let client = Client(fd: fd, peer: peer)
             clients[fd] = client
@@ -239,8 +243,8 @@ public final class SocketServer {
         do { json = try parser.parse() } catch {
             return sendError(client, "not JSON (\(error)); send {\"subscribe\": [\"gestures\", \"touches\", \"devices\"]}")
         }
-        guard let members = json.objectValue else {
-            return sendError(client, "expected an object such as {\"subscribe\": [\"gestures\"]}, got \(json.kindName)")
+        guard let members = json.objectValue, !members.isEmpty else {
+            return sendError(client, "expected a command such as {\"subscribe\": [\"gestures\"]}, got \(json.objectValue == nil ? json.kindName : "an empty object")")
         }
         for (key, value) in members {
             switch key {
@@ -292,8 +296,8 @@ public final class SocketServer {
 
     private func enqueue(_ client: Client, _ line: [UInt8]) {
         guard clients[client.fd] != nil else { return }
-        if client.queued + line.count + 1 > SocketServer.maximumQueuedBytes {
-            drop(client.fd, reason: "stopped reading: \(client.queued) bytes queued (its queue holds \(SocketServer.maximumQueuedBytes / 1024) KiB); dropped so the others go on")
+        if client.queued + line.count + 1 > queueLimit {
+            drop(client.fd, reason: "stopped reading: \(client.queued) bytes queued (its queue holds \(queueLimit) bytes); dropped so the others go on")
             return
         }
         client.output.append(contentsOf: line)

@@ -145,3 +145,14 @@ struct JSONTests {
         #expect(JSON.object([("k", .array([.number(0.1), .string("é")]))]).text == #"{"k":[0.1,"é"]}"#)
     }
 }
+
+@Suite("The installed default scene")
+struct InstalledSceneTests {
+    @Test("scenes/default.json (installed as /etc/touchbridge/scene.json) is the built-in scene")
+    func sameAsBuiltIn() throws {
+        let file = Built.root + "/scenes/default.json"
+        #expect(try Files.readText(file) == Scene.builtInJSON())
+        let s = try Scene.load(path: file)
+        #expect(s.recognizers.compactMap(\.name) == Scene.builtIn().recognizers.compactMap(\.name))
+    }
+}

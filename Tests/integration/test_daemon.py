@@ -1,0 +1,416 @@
+#!/usr/bin/env python3
+"""Integration tests: the real touchbridged and touchbridgectl binaries, a real Unix socket, real
+signals. Standard library only. Run by `make test` (binaries from $TB_BIN, default .build/debug).
+
+Each test starts its own daemon on its own socket with --no-devices (no hardware needed) and, where
+it needs gestures, --replay of a bundled recording.
+"""
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import warnings
+
+warnings.simplefilter("ignore", ResourceWarning)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("TB_BIN", os.path.join(ROOT, ".build", "debug"))
+DAEMON = os.path.join(BIN, "touchbridged")
+CTL = os.path.join(BIN, "touchbridgectl")
+FIXTURES = os.path.join(ROOT, "Tests", "Fixtures")
+EXAMPLE = os.path.join(ROOT, "examples", "listen.py")
+
+TAPS = os.path.join(FIXTURES, "evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu")
+TWO_FINGER_TAP = os.path.join(FIXTURES, "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-tap.events")
+DRAGS = os.path.join(FIXTURES, "evemu-devices__quanta-optical-ts__1fg-9-touches-drags.events")
+SCROLL = os.path.join(FIXTURES, "evemu-devices__ep0430m09-ts__2fg-scroll-down.evemu")
+
+
+class Daemon:
+    """A touchbridged process on a private socket."""
+
+    def __init__(self, *args, env=None):
+        self.dir = tempfile.mkdtemp(prefix="tb-test-")
+        self.socket = os.path.join(self.dir, "tb.sock")
+        self.log_path = os.path.join(self.dir, "daemon.log")
+        self.log_file = open(self.log_path, "w")
+        full_env = dict(os.environ)
+        full_env.update(env or {})
+        self.proc = subprocess.Popen([DAEMON, "--socket", self.socket] + list(args),
+                                     stdout=self.log_file, stderr=subprocess.STDOUT, env=full_env)
+        deadline = time.time() + 10
+        while not os.path.exists(self.socket):
+            if self.proc.poll() is not None or time.time() > deadline:
+                raise AssertionError("daemon did not start:\n" + self.log())
+            time.sleep(0.02)
+
+    def log(self):
+        self.log_file.flush()
+        with open(self.log_path) as f:
+            return f.read()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log_file.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Client:
+    def __init__(self, path, topics=None, rcvbuf=None):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        if rcvbuf:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        self.sock.connect(path)
+        self.buffer = b""
+        self.hello = self.next()
+        if topics is not None:
+            self.send({"subscribe": topics})
+            assert self.next()["event"] == "subscribed"
+
+    def send(self, obj):
+        self.sock.sendall((json.dumps(obj) + "\n").encode())
+
+    def send_raw(self, data):
+        self.sock.sendall(data)
+
+    def next(self, timeout=10):
+        """The next line, decoded; None at the end of the stream or after the timeout."""
+        end = time.time() + timeout
+        while b"\n" not in self.buffer:
+            left = end - time.time()
+            if left <= 0:
+                return None
+            r, _, _ = select.select([self.sock], [], [], left)
+            if not r:
+                return None
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                return None
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return json.loads(line)
+
+    def until(self, predicate, timeout=15):
+        """Lines up to and including the first that satisfies predicate."""
+        out = []
+        end = time.time() + timeout
+        while time.time() < end:
+            line = self.next(timeout=end - time.time())
+            if line is None:
+                break
+            out.append(line)
+            if predicate(line):
+                return out
+        raise AssertionError("timed out; got {} lines, last {}".format(len(out), out[-1:] if out else None))
+
+    def close(self):
+        self.sock.close()
+
+
+def offline(recording, *args):
+    out = subprocess.run([CTL, "replay"] + list(args) + [recording], capture_output=True, text=True, check=True)
+    return [json.loads(l) for l in out.stdout.splitlines()]
+
+
+def same_gestures(testcase, live, offline_lines):
+    """Equal but for time, which the daemon stamps on CLOCK_MONOTONIC: the gaps must match."""
+    testcase.assertEqual(len(live), len(offline_lines))
+    for a, b in zip(live, offline_lines):
+        for key in b:
+            if key == "time":
+                continue
+            testcase.assertIn(key, a)
+            va, vb = a[key], b[key]
+            if isinstance(vb, float) or isinstance(va, float):
+                testcase.assertAlmostEqual(va, vb, delta=1e-4 * max(1, abs(vb)), msg=key)
+            elif isinstance(vb, dict):
+                for k in vb:
+                    testcase.assertAlmostEqual(va[k], vb[k], delta=1e-4 * max(1, abs(vb[k])), msg=key + "." + k)
+            else:
+                testcase.assertEqual(va, vb, key)
+    if live:
+        offset = live[0]["time"] - offline_lines[0]["time"]
+        for a, b in zip(live, offline_lines):
+            testcase.assertAlmostEqual(a["time"] - b["time"], offset, delta=2e-3)
+
+
+class ProtocolTests(unittest.TestCase):
+    def test_replay_gives_exactly_the_offline_gestures_to_the_python_example_client(self):
+        expected = offline(TAPS)
+        self.assertEqual([g["recognizer"] for g in expected], ["doubleTap"] * 4 + ["tap"])
+        d = Daemon("--no-devices", "--replay", TAPS, "--replay-delay", "0.5")
+        try:
+            out = subprocess.run([sys.executable, EXAMPLE, "--socket", d.socket, "--json", "--count", str(len(expected))],
+                                 capture_output=True, text=True, timeout=30)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            lines = [json.loads(l) for l in out.stdout.splitlines()]
+            self.assertEqual([l["event"] for l in lines[:2]], ["hello", "subscribed"])
+            same_gestures(self, [l for l in lines if l["event"] == "gesture"], expected)
+        finally:
+            d.stop()
+
+    def test_touches_and_devices_by_subscription(self):
+        d = Daemon("--no-devices", "--replay", TWO_FINGER_TAP, "--replay-delay", "0.5")
+        try:
+            c = Client(d.socket, ["gestures", "touches", "devices"])
+            self.assertEqual(c.hello, {"event": "hello", "version": c.hello["version"], "protocol": 1})
+            lines = c.until(lambda l: l["event"] == "device" and l["action"] == "removed")
+            kinds = [l["event"] for l in lines]
+            self.assertEqual(kinds, ["device", "touch", "touch", "gesture", "touch", "touch", "device"])
+            touch = lines[1]
+            self.assertEqual(set(touch), {"event", "time", "device", "id", "phase", "x", "y", "view", "tapCount", "majorRadius", "force"})
+            self.assertEqual(touch["phase"], "began")
+            self.assertEqual(lines[3]["recognizer"], "twoFingerTap")
+            self.assertEqual(lines[3]["touches"], 2)
+            self.assertTrue(lines[0]["node"].startswith("replay:"))
+            expected = offline(TWO_FINGER_TAP, "--touches")
+            same_gestures(self, [l for l in lines if l["event"] != "device"], expected)
+        finally:
+            d.stop()
+
+    def test_bad_client_lines_get_errors_and_the_connection_stays_usable(self):
+        d = Daemon("--no-devices")
+        try:
+            c = Client(d.socket)
+            for bad in [b"not json\n", b"[1,2]\n", b"{}\n", b'{"subscribe":"gestures"}\n', b'{"subscribe":["telepathy"]}\n',
+                        b'{"dance":true}\n', b"\xff\xfe\n"]:
+                c.send_raw(bad)
+                line = c.next()
+                self.assertEqual(line["event"], "error", bad)
+                self.assertTrue(line["message"], bad)
+            c.send({"subscribe": ["gestures", "devices"]})
+            self.assertEqual(c.next(), {"event": "subscribed", "topics": ["gestures", "devices"]})
+            self.assertIsNone(d.proc.poll())
+        finally:
+            d.stop()
+
+    def test_a_line_over_64_KiB_is_an_error_and_closes_that_client_only(self):
+        d = Daemon("--no-devices")
+        try:
+            other = Client(d.socket)
+            c = Client(d.socket)
+            c.send_raw(b"{" + b" " * (70 * 1024))
+            line = c.next()
+            self.assertEqual(line["event"], "error")
+            self.assertIn("64 KiB", line["message"])
+            self.assertIsNone(c.next(timeout=5))          # closed
+            other.send({"subscribe": ["gestures"]})
+            self.assertEqual(other.next()["event"], "subscribed")
+            self.assertIn("over 64 KiB", d.log())
+        finally:
+            d.stop()
+
+    def test_a_slow_client_is_dropped_and_the_others_get_everything(self):
+        expected = offline(DRAGS, "--touches")
+        d = Daemon("--no-devices", "--replay", DRAGS, "--replay-delay", "0.5", "--client-queue", "4096")
+        try:
+            slow = Client(d.socket, ["gestures", "touches"], rcvbuf=4096)
+            fast = Client(d.socket, ["gestures", "touches"])
+            got = []
+            end = time.time() + 30
+            while len(got) < len(expected) and time.time() < end:
+                line = fast.next(timeout=end - time.time())
+                if line is None:
+                    break
+                got.append(line)
+            same_gestures(self, got, expected)
+            self.assertIn("stopped reading", d.log())
+            # The slow client was cut off: what it can still read ends well before the end.
+            slow.sock.settimeout(5)
+            data = b""
+            try:
+                while True:
+                    chunk = slow.sock.recv(65536)
+                    if not chunk:
+                        break
+                    data += chunk
+            except socket.timeout:
+                self.fail("the slow client was not disconnected")
+            self.assertLess(data.count(b"\n"), len(expected))
+        finally:
+            d.stop()
+
+    def test_100_clients_at_once_all_get_the_gesture(self):
+        d = Daemon("--no-devices", "--replay", TWO_FINGER_TAP, "--replay-delay", "1.5")
+        try:
+            clients = [Client(d.socket, ["gestures"]) for _ in range(100)]
+            for c in clients:
+                line = c.next(timeout=15)
+                self.assertEqual(line["recognizer"], "twoFingerTap")
+            self.assertIn("client connected", d.log())
+        finally:
+            d.stop()
+
+
+class LifecycleTests(unittest.TestCase):
+    def test_sigterm_exits_cleanly_and_removes_the_socket(self):
+        d = Daemon("--no-devices")
+        c = Client(d.socket)
+        d.proc.send_signal(signal.SIGTERM)
+        self.assertEqual(d.proc.wait(10), 0)
+        self.assertFalse(os.path.exists(d.socket))
+        self.assertIsNone(c.next(timeout=2))
+        self.assertIn("SIGTERM", d.log())
+        d.stop()
+
+    def test_sighup_with_a_broken_scene_keeps_the_old_one(self):
+        scene_dir = tempfile.mkdtemp()
+        scene = os.path.join(scene_dir, "scene.json")
+        with open(scene, "w") as f:
+            json.dump({"window": {"width": 1280, "height": 800},
+                       "views": [{"name": "pad", "frame": [0, 0, 1280, 800], "multipleTouchEnabled": True,
+                                  "recognizers": [{"name": "twoTap", "type": "tap", "numberOfTouchesRequired": 2}]}]}, f)
+        d = Daemon("--no-devices", "--scene", scene, "--replay", TWO_FINGER_TAP, "--replay-delay", "2")
+        try:
+            c = Client(d.socket, ["gestures"])
+            with open(scene, "w") as f:
+                f.write('{"window": {"width": 1280, "height": 800}, "views": [{"name": "pad", "frame": [0, 0, 10]}]}')
+            d.proc.send_signal(signal.SIGHUP)
+            line = c.next(timeout=15)
+            self.assertEqual(line["recognizer"], "twoTap")       # the old scene still recognizes
+            self.assertEqual(line["view"], "pad")
+            log = d.log()
+            self.assertIn("keeping the old scene", log)
+            self.assertIn("views[0].frame", log)
+            # A good scene is taken.
+            with open(scene, "w") as f:
+                json.dump({"window": {"width": 1280, "height": 800}, "views": []}, f)
+            d.proc.send_signal(signal.SIGHUP)
+            time.sleep(0.5)
+            self.assertIn("reloaded", d.log())
+            self.assertIsNone(d.proc.poll())
+        finally:
+            d.stop()
+            shutil.rmtree(scene_dir, ignore_errors=True)
+
+    def test_a_broken_scene_at_start_is_an_error_naming_its_path(self):
+        scene_dir = tempfile.mkdtemp()
+        scene = os.path.join(scene_dir, "scene.json")
+        with open(scene, "w") as f:
+            f.write('{"window": {"width": 100, "height": 100},\n "views": [{"name": "a", "frame": [0, 0, 1, 1], "alpha": 3}]}')
+        out = subprocess.run([DAEMON, "--no-devices", "--scene", scene, "--socket", os.path.join(scene_dir, "s.sock")],
+                             capture_output=True, text=True, timeout=10)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn(scene + ":2: views[0].alpha: must be between 0 and 1, found 3.0", out.stderr)
+        check = subprocess.run([CTL, "scene", "check", scene], capture_output=True, text=True)
+        self.assertEqual(check.returncode, 1)
+        self.assertIn("views[0].alpha", check.stderr)
+        shutil.rmtree(scene_dir, ignore_errors=True)
+
+    def test_sd_notify_ready_and_stopping(self):
+        tmp = tempfile.mkdtemp()
+        notify_path = os.path.join(tmp, "notify")
+        ns = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        ns.bind(notify_path)
+        d = Daemon("--no-devices", env={"NOTIFY_SOCKET": notify_path})
+        try:
+            ns.settimeout(10)
+            self.assertIn(b"READY=1", ns.recv(4096))
+            d.proc.send_signal(signal.SIGTERM)
+            self.assertIn(b"STOPPING=1", ns.recv(4096))
+        finally:
+            d.stop()
+            ns.close()
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    @unittest.skipUnless(shutil.which("systemd-socket-activate"), "systemd-socket-activate is not installed")
+    def test_socket_activation(self):
+        tmp = tempfile.mkdtemp()
+        path = os.path.join(tmp, "activated.sock")
+        proc = subprocess.Popen(["systemd-socket-activate", "-l", path, DAEMON, "--no-devices"],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            end = time.time() + 10
+            while not os.path.exists(path) and time.time() < end:
+                time.sleep(0.02)
+            c = Client(path)
+            self.assertEqual(c.hello["event"], "hello")
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(10)
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+class CommandLineTests(unittest.TestCase):
+    def test_help_version_and_bad_options(self):
+        for tool in (DAEMON, CTL):
+            out = subprocess.run([tool, "--help"], capture_output=True, text=True)
+            self.assertEqual(out.returncode, 0)
+            self.assertIn("usage:", out.stdout)
+            out = subprocess.run([tool, "--version"], capture_output=True, text=True)
+            self.assertEqual(out.returncode, 0)
+            self.assertRegex(out.stdout, r"\d+\.\d+\.\d+")
+        out = subprocess.run([DAEMON, "--sceen", "x"], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("unknown option --sceen", out.stderr)
+        out = subprocess.run([CTL, "frobnicate"], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 2)
+        out = subprocess.run([CTL, "replay", "/nonexistent.evemu"], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("/nonexistent.evemu", out.stderr)
+        out = subprocess.run([CTL, "listen", "--socket", "/nonexistent/tb.sock"], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("not running", out.stderr)
+
+    def test_bind_runs_commands_without_a_shell_and_logs_failures(self):
+        tmp = tempfile.mkdtemp()
+        marker = os.path.join(tmp, "ran")
+        bindings = os.path.join(tmp, "bind.json")
+        with open(bindings, "w") as f:
+            json.dump({"twoFingerTap": ["/bin/sh", "-c", 'printf "%s %s" "$TOUCHBRIDGE_RECOGNIZER" "$TOUCHBRIDGE_STATE" > ' + marker],
+                       "twoFingerTap:recognized": ["/bin/false"],
+                       "pan:began": ["/nonexistent/program"]}, f)
+        d = Daemon("--no-devices", "--replay", TWO_FINGER_TAP, "--replay-delay", "1")
+        try:
+            b = subprocess.Popen([CTL, "bind", bindings, "--socket", d.socket], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            end = time.time() + 15
+            while not os.path.exists(marker) and time.time() < end:
+                time.sleep(0.05)
+            time.sleep(0.3)
+            with open(marker) as f:
+                self.assertEqual(f.read(), "twoFingerTap recognized")
+            d.proc.send_signal(signal.SIGTERM)
+            _, err = b.communicate(timeout=10)
+            self.assertIn("\"/bin/false\" failed with exit status 1", err)
+        finally:
+            d.stop()
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    @unittest.skipUnless(shutil.which("systemd-analyze"), "systemd-analyze is not installed")
+    def test_systemd_units_verify_and_are_hardened(self):
+        tmp = tempfile.mkdtemp()
+        for unit in ("touchbridged.service", "touchbridged.socket"):
+            with open(os.path.join(ROOT, "systemd", unit)) as f:
+                text = f.read().replace("/usr/local/bin/touchbridged", DAEMON)
+            with open(os.path.join(tmp, unit), "w") as f:
+                f.write(text)
+        out = subprocess.run(["systemd-analyze", "verify", os.path.join(tmp, "touchbridged.service"),
+                              os.path.join(tmp, "touchbridged.socket")], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        out = subprocess.run(["systemd-analyze", "security", "--offline=true", os.path.join(tmp, "touchbridged.service")],
+                             capture_output=True, text=True)
+        exposure = float(out.stdout.split("Overall exposure level for touchbridged.service:")[1].split()[0])
+        self.assertLessEqual(exposure, 2.0)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    warnings.simplefilter("ignore", ResourceWarning)
+    result = unittest.main(exit=False, verbosity=2).result
+    failed = len(result.failures) + len(result.errors)
+    skipped = len(result.skipped)
+    print("integration: {} passed, {} failed, {} skipped".format(result.testsRun - failed - skipped, failed, skipped))
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# make demo: gestures from real touchscreen recordings, without hardware. Each recording is played by
+# touchbridged as if it were a live device, and the Python example client prints what it serves.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${BIN:-.build/release}
+dir=$(mktemp -d)
+trap 'kill $daemon 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$dir"' EXIT
+show() {
+    local recording=$1 count=$2 what=$3
+    echo
+    echo "== $what: $(basename "$recording")"
+    "$BIN/touchbridged" --no-devices --socket "$dir/tb.sock" --replay "$recording" --replay-delay 0.5 2>"$dir/daemon.log" &
+    daemon=$!
+    for _ in $(seq 100); do [ -S "$dir/tb.sock" ] && break; sleep 0.05; done
+    timeout 30 python3 examples/listen.py --socket "$dir/tb.sock" --count "$count" | sed 's/^/   /'
+    kill "$daemon"; wait "$daemon" 2>/dev/null || true
+}
+show Tests/Fixtures/evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu 5 "nine fast taps on an Atmel maXTouch panel"
+show Tests/Fixtures/evemu-devices__wacom-isdv4-e6-finger-ts__2fg-tap.events 1 "a two-finger tap on a Wacom ISDv4 tablet PC"
+show Tests/Fixtures/evemu-devices__ep0430m09-ts__2fg-scroll-down.evemu 3 "two-finger scroll on an EP0430M09 panel (first lines)"
+echo
+echo "Replay any recording offline: .build/release/touchbridgectl replay --touches FILE"
