@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// A blocking client of the gesture socket, for `touchbridgectl listen` and `bind`.

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// A small leveled logger to standard error. Under systemd (JOURNAL_STREAM set) each line carries its

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// Writes to standard error without Foundation.

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// sd_notify(3) without libsystemd: a datagram to $NOTIFY_SOCKET ("READY=1", "STOPPING=1",
