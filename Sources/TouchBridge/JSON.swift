@@ -243,65 +243,131 @@ public struct JSONParser {
     }
 }
 
-/// Appends compact JSON to a byte buffer; used on the hot path, so it avoids String interpolation.
+/// Appends compact JSON to a byte buffer. It is on the hot path (a line per gesture update), so it
+/// writes through a pointer into storage it grows itself, and never formats through String.
 public struct JSONWriter {
-    public var bytes: [UInt8] = []
-    private var needsComma: [Bool] = []
+    /// Growable bytes; a class so that copies of the writer share nothing surprising (see `bytes`).
+    final class Storage {
+        var base: UnsafeMutablePointer<UInt8>
+        var count = 0
+        var capacity: Int
 
-    public init(capacity: Int = 256) {
-        bytes.reserveCapacity(capacity)
-    }
+        init(capacity: Int) {
+            self.capacity = max(64, capacity)
+            base = .allocate(capacity: self.capacity)
+        }
 
-    public var string: String { String(decoding: bytes, as: UTF8.self) }
+        deinit { base.deallocate() }
 
-    public mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
-        needsComma.removeAll(keepingCapacity: true)
-    }
+        @inline(__always)
+        func reserve(_ n: Int) {
+            guard count + n > capacity else { return }
+            var newCapacity = capacity * 2
+            while newCapacity < count + n { newCapacity *= 2 }
+            let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+            newBase.update(from: base, count: count)
+            base.deallocate()
+            base = newBase
+            capacity = newCapacity
+        }
 
-    private mutating func separator() {
-        if let last = needsComma.last {
-            if last { bytes.append(UInt8(ascii: ",")) }
-            needsComma[needsComma.count - 1] = true
+        @inline(__always)
+        func append(_ b: UInt8) {
+            reserve(1)
+            base[count] = b
+            count += 1
+        }
+
+        @inline(__always)
+        func append(_ p: UnsafeBufferPointer<UInt8>) {
+            reserve(p.count)
+            if let src = p.baseAddress { (base + count).update(from: src, count: p.count) }
+            count += p.count
         }
     }
 
-    public mutating func beginObject() { separator(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
-    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
-    public mutating func beginArray() { separator(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
-    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+    private var storage: Storage
+    /// Nesting: whether the current object or array needs a comma before its next member (bit per level).
+    private var commas: UInt64 = 0
+    private var depth = 0
+
+    public init(capacity: Int = 256) {
+        storage = Storage(capacity: capacity)
+    }
+
+    /// The bytes written so far (a copy).
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
+
+    /// The bytes written so far, without copying; valid until the next write.
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
+    }
+
+    public var string: String { String(decoding: UnsafeBufferPointer(start: storage.base, count: storage.count), as: UTF8.self) }
+
+    public mutating func reset() {
+        storage.count = 0
+        commas = 0
+        depth = 0
+    }
+
+    /// Appends a newline (the end of an NDJSON line).
+    public mutating func newline() { storage.append(0x0a) }
+
+    @inline(__always)
+    private mutating func separator() {
+        guard depth > 0 else { return }
+        let bit: UInt64 = 1 << UInt64(depth - 1)
+        if commas & bit != 0 { storage.append(UInt8(ascii: ",")) }
+        commas |= bit
+    }
+
+    @inline(__always)
+    private mutating func noComma() {
+        commas &= ~(1 << UInt64(depth - 1))
+    }
+
+    public mutating func beginObject() { separator(); storage.append(UInt8(ascii: "{")); depth += 1; noComma() }
+    public mutating func endObject() { depth -= 1; storage.append(UInt8(ascii: "}")) }
+    public mutating func beginArray() { separator(); storage.append(UInt8(ascii: "[")); depth += 1; noComma() }
+    public mutating func endArray() { depth -= 1; storage.append(UInt8(ascii: "]")) }
 
     /// A key inside an object; the value follows.
     public mutating func key(_ k: StaticString) {
         separator()
-        bytes.append(UInt8(ascii: "\""))
-        k.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
-        needsComma[needsComma.count - 1] = false
+        storage.append(UInt8(ascii: "\""))
+        k.withUTF8Buffer { storage.append($0) }
+        storage.append(UInt8(ascii: "\""))
+        storage.append(UInt8(ascii: ":"))
+        noComma()
     }
 
-    public mutating func key(_ k: String) {
+    public mutating func key(string k: String) {
         separator()
         rawString(k)
-        bytes.append(UInt8(ascii: ":"))
-        needsComma[needsComma.count - 1] = false
+        storage.append(UInt8(ascii: ":"))
+        noComma()
     }
 
     public mutating func string(_ s: String) { separator(); rawString(s) }
 
     public mutating func staticString(_ s: StaticString) {
         separator()
-        bytes.append(UInt8(ascii: "\""))
-        s.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
+        storage.append(UInt8(ascii: "\""))
+        s.withUTF8Buffer { storage.append($0) }
+        storage.append(UInt8(ascii: "\""))
     }
 
     public mutating func bool(_ b: Bool) {
         separator()
-        bytes.append(contentsOf: b ? Array("true".utf8) : Array("false".utf8))
+        let word: StaticString = b ? "true" : "false"
+        word.withUTF8Buffer { storage.append($0) }
     }
 
-    public mutating func null() { separator(); bytes.append(contentsOf: [0x6e, 0x75, 0x6c, 0x6c]) }
+    public mutating func null() {
+        separator()
+        ("null" as StaticString).withUTF8Buffer { storage.append($0) }
+    }
 
     public mutating func int(_ v: Int) {
         separator()
@@ -311,55 +377,69 @@ public struct JSONWriter {
     /// A number rounded to 6 decimals, written without a trailing ".0"; non-finite values are null.
     public mutating func number(_ v: Double) {
         separator()
-        guard v.isFinite else { bytes.append(contentsOf: [0x6e, 0x75, 0x6c, 0x6c]); return }
+        guard v.isFinite else { ("null" as StaticString).withUTF8Buffer { storage.append($0) }; return }
         let scaled = (v * 1_000_000).rounded()
-        if abs(scaled) < 9e15 {
-            var n = Int64(scaled)
-            if n < 0 { bytes.append(UInt8(ascii: "-")); n = -n }
-            let whole = n / 1_000_000
-            var frac = n % 1_000_000
-            appendInt(Int(whole))
-            if frac != 0 {
-                bytes.append(UInt8(ascii: "."))
-                var digits = 6
-                while frac % 10 == 0 { frac /= 10; digits -= 1 }
-                var buf = [UInt8](repeating: UInt8(ascii: "0"), count: digits)
-                var f = frac
-                for k in stride(from: digits - 1, through: 0, by: -1) { buf[k] = UInt8(ascii: "0") + UInt8(f % 10); f /= 10 }
-                bytes.append(contentsOf: buf)
-            }
-        } else {
-            bytes.append(contentsOf: Array(v.description.utf8))
+        guard abs(scaled) < 9e15 else {
+            for b in v.description.utf8 { storage.append(b) }
+            return
+        }
+        var n = Int64(scaled)
+        if n < 0 { storage.append(UInt8(ascii: "-")); n = -n }
+        appendInt(Int(n / 1_000_000))
+        var frac = n % 1_000_000
+        guard frac != 0 else { return }
+        storage.append(UInt8(ascii: "."))
+        var digits = 6
+        while frac % 10 == 0 { frac /= 10; digits -= 1 }
+        var divisor: Int64 = 1
+        for _ in 1..<digits { divisor *= 10 }
+        while divisor > 0 {
+            storage.append(UInt8(ascii: "0") + UInt8(frac / divisor))
+            frac %= divisor
+            divisor /= 10
         }
     }
 
     private mutating func appendInt(_ v: Int) {
-        if v == 0 { bytes.append(UInt8(ascii: "0")); return }
+        if v == 0 { storage.append(UInt8(ascii: "0")); return }
         var n = v.magnitude
-        if v < 0 { bytes.append(UInt8(ascii: "-")) }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buf in
-            var count = 0
-            while n > 0 { buf[count] = UInt8(ascii: "0") + UInt8(n % 10); n /= 10; count += 1 }
-            for k in stride(from: count - 1, through: 0, by: -1) { bytes.append(buf[k]) }
+        if v < 0 { storage.append(UInt8(ascii: "-")) }
+        var digits = 0
+        var m = n
+        while m > 0 { m /= 10; digits += 1 }
+        storage.reserve(digits)
+        var i = storage.count + digits - 1
+        while n > 0 {
+            storage.base[i] = UInt8(ascii: "0") + UInt8(n % 10)
+            n /= 10
+            i -= 1
         }
+        storage.count += digits
     }
 
     private mutating func rawString(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for c in s.utf8 {
-            switch c {
-            case 0x22: bytes.append(contentsOf: [0x5c, 0x22])
-            case 0x5c: bytes.append(contentsOf: [0x5c, 0x5c])
-            case 0x0a: bytes.append(contentsOf: [0x5c, UInt8(ascii: "n")])
-            case 0x0d: bytes.append(contentsOf: [0x5c, UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [0x5c, UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [0x5c, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(c >> 4)], hex[Int(c & 15)]])
-            default: bytes.append(c)
+        storage.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { utf8 in
+            for c in utf8 {
+                switch c {
+                case 0x22: storage.append(0x5c); storage.append(0x22)
+                case 0x5c: storage.append(0x5c); storage.append(0x5c)
+                case 0x0a: storage.append(0x5c); storage.append(UInt8(ascii: "n"))
+                case 0x0d: storage.append(0x5c); storage.append(UInt8(ascii: "r"))
+                case 0x09: storage.append(0x5c); storage.append(UInt8(ascii: "t"))
+                case 0..<0x20:
+                    let hex: StaticString = "0123456789abcdef"
+                    hex.withUTF8Buffer { h in
+                        for b in [0x5c, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), h[Int(c >> 4)], h[Int(c & 15)]] {
+                            storage.append(b)
+                        }
+                    }
+                default: storage.append(c)
+                }
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        storage.append(UInt8(ascii: "\""))
     }
 
     /// Writes any JSON value.
@@ -375,7 +455,7 @@ public struct JSONWriter {
             endArray()
         case .object(let o):
             beginObject()
-            for (k, x) in o { key(k); value(x) }
+            for (k, x) in o { key(string: k); value(x) }
             endObject()
         }
     }

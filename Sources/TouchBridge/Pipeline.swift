@@ -43,7 +43,10 @@ public final class Pipeline {
         application.onWarning = { [log] in log.warning($0) }
         if log.level >= .debug { application.debugLog = { [log] in log.debug($0) } }
         for r in scene.recognizers {
-            r.addTarget { [unowned self] g in self.report(g) }
+            // What kind of recognizer it is, decided once rather than on every action.
+            let kind = Kind(r)
+            let name = r.name ?? ""
+            r.addTarget { [unowned self] g in self.report(g, kind, name) }
         }
         application.onEvent = { [unowned self] e in if self.wantsTouches { self.reportTouches(e) } }
     }
@@ -61,70 +64,122 @@ public final class Pipeline {
 
     // MARK: Lines
 
+    /// A recognizer's class, for its type-specific fields.
+    enum Kind {
+        case tap(TapGestureRecognizer), longPress, pan(PanGestureRecognizer), edgePan(ScreenEdgePanGestureRecognizer)
+        case swipe(SwipeGestureRecognizer), pinch(PinchGestureRecognizer), rotation(RotationGestureRecognizer), custom
+
+        init(_ g: GestureRecognizer) {
+            switch g {
+            case let e as ScreenEdgePanGestureRecognizer: self = .edgePan(e)
+            case let p as PanGestureRecognizer: self = .pan(p)
+            case let t as TapGestureRecognizer: self = .tap(t)
+            case is LongPressGestureRecognizer: self = .longPress
+            case let s as SwipeGestureRecognizer: self = .swipe(s)
+            case let p as PinchGestureRecognizer: self = .pinch(p)
+            case let r as RotationGestureRecognizer: self = .rotation(r)
+            default: self = .custom
+            }
+        }
+
+        var typeName: StaticString {
+            switch self {
+            case .tap: "tap"
+            case .longPress: "longPress"
+            case .pan: "pan"
+            case .edgePan: "screenEdgePan"
+            case .swipe: "swipe"
+            case .pinch: "pinch"
+            case .rotation: "rotation"
+            case .custom: "custom"
+            }
+        }
+    }
+
+    static func stateName(_ g: GestureRecognizer) -> StaticString {
+        if g.isDiscrete { return "recognized" }
+        switch g.state {
+        case .possible: return "possible"
+        case .began: return "began"
+        case .changed: return "changed"
+        case .ended: return "ended"
+        case .cancelled: return "cancelled"
+        case .failed: return "failed"
+        }
+    }
+
     /// {"event":"gesture","time":T,"device":D,"recognizer":N,"type":T,"state":S,"view":V,"x":…,"y":…,"touches":N,…}
-    func report(_ g: GestureRecognizer) {
+    func report(_ g: GestureRecognizer, _ kind: Kind, _ name: String) {
         guard let onLine else { return }
-        var w = writer
-        w.reset()
-        w.beginObject()
-        w.key("event"); w.staticString("gesture")
-        w.key("time"); w.number(g.currentTime)
-        w.key("device"); if let d = g.gestureTouches.first?.device { w.int(d) } else { w.null() }
-        w.key("recognizer"); w.string(g.name ?? "")
-        w.key("type"); w.string(Scene.typeName(g))
-        w.key("state")
-        if g.isDiscrete { w.staticString("recognized") } else { w.string(g.state.description) }
-        w.key("view"); if let v = g.view?.name { w.string(v) } else { w.null() }
+        writer.reset()
+        writer.beginObject()
+        writer.key("event"); writer.staticString("gesture")
+        writer.key("time"); writer.number(g.currentTime)
+        writer.key("device"); if let d = g.gestureTouches.first?.device { writer.int(d) } else { writer.null() }
+        writer.key("recognizer"); writer.string(name)
+        writer.key("type"); writer.staticString(kind.typeName)
+        writer.key("state"); writer.staticString(Pipeline.stateName(g))
+        writer.key("view"); if let v = g.view?.name { writer.string(v) } else { writer.null() }
         let p = g.location(in: nil)
-        w.key("x"); w.number(p.x)
-        w.key("y"); w.number(p.y)
-        w.key("touches"); w.int(g.numberOfTouches)
-        switch g {
-        case let t as TapGestureRecognizer:
-            w.key("taps"); w.int(t.numberOfTapsRequired)
-        case let s as SwipeGestureRecognizer:
-            w.key("direction"); w.string(s.recognizedDirection.description)
-        case let pan as PanGestureRecognizer:
-            let t = pan.translation(in: nil), v = pan.velocity(in: nil)
-            w.key("translation"); w.beginObject(); w.key("x"); w.number(t.x); w.key("y"); w.number(t.y); w.endObject()
-            w.key("velocity"); w.beginObject(); w.key("x"); w.number(v.x); w.key("y"); w.number(v.y); w.endObject()
-            if let e = pan as? ScreenEdgePanGestureRecognizer { w.key("edge"); w.string(e.touchedEdge.description) }
-        case let pinch as PinchGestureRecognizer:
-            w.key("scale"); w.number(pinch.scale)
-            w.key("velocity"); w.number(pinch.velocity)
-        case let r as RotationGestureRecognizer:
-            w.key("rotation"); w.number(r.rotation)
-            w.key("velocity"); w.number(r.velocity)
-        default:
+        writer.key("x"); writer.number(p.x)
+        writer.key("y"); writer.number(p.y)
+        writer.key("touches"); writer.int(g.numberOfTouches)
+        switch kind {
+        case .tap(let t):
+            writer.key("taps"); writer.int(t.numberOfTapsRequired)
+        case .swipe(let s):
+            writer.key("direction"); writer.string(s.recognizedDirection.description)
+        case .pan(let pan):
+            writePan(pan)
+        case .edgePan(let e):
+            writePan(e)
+            writer.key("edge"); writer.string(e.touchedEdge.description)
+        case .pinch(let pinch):
+            writer.key("scale"); writer.number(pinch.scale)
+            writer.key("velocity"); writer.number(pinch.velocity)
+        case .rotation(let r):
+            writer.key("rotation"); writer.number(r.rotation)
+            writer.key("velocity"); writer.number(r.velocity)
+        case .longPress, .custom:
             break
         }
-        w.endObject()
-        writer = w
-        onLine(.gestures, w.bytes)
+        writer.endObject()
+        onLine(.gestures, writer.bytes)
+    }
+
+    private func writePan(_ pan: PanGestureRecognizer) {
+        let t = pan.translation(in: nil), v = pan.velocity(in: nil)
+        writer.key("translation"); writer.beginObject(); writer.key("x"); writer.number(t.x); writer.key("y"); writer.number(t.y); writer.endObject()
+        writer.key("velocity"); writer.beginObject(); writer.key("x"); writer.number(v.x); writer.key("y"); writer.number(v.y); writer.endObject()
     }
 
     /// {"event":"touch","time","device","id","phase","x","y","view","tapCount","majorRadius","force"}
     func reportTouches(_ e: Event) {
         guard let onLine else { return }
         for t in e.orderedTouches where t.phase != .stationary {
-            var w = writer
-            w.reset()
-            w.beginObject()
-            w.key("event"); w.staticString("touch")
-            w.key("time"); w.number(t.timestamp)
-            w.key("device"); w.int(t.device)
-            w.key("id"); w.int(t.identifier)
-            w.key("phase"); w.string(t.phase.description)
+            writer.reset()
+            writer.beginObject()
+            writer.key("event"); writer.staticString("touch")
+            writer.key("time"); writer.number(t.timestamp)
+            writer.key("device"); writer.int(t.device)
+            writer.key("id"); writer.int(t.identifier)
+            writer.key("phase")
+            switch t.phase {
+            case .began: writer.staticString("began")
+            case .moved: writer.staticString("moved")
+            case .stationary: writer.staticString("stationary")
+            case .ended: writer.staticString("ended")
+            case .cancelled: writer.staticString("cancelled")
+            }
             let p = t.location(in: nil)
-            w.key("x"); w.number(p.x)
-            w.key("y"); w.number(p.y)
-            w.key("view"); if let v = t.view?.name { w.string(v) } else { w.null() }
-            w.key("tapCount"); w.int(t.tapCount)
-            w.key("majorRadius"); w.number(t.majorRadius)
-            w.key("force"); w.number(t.force)
-            w.endObject()
-            writer = w
-            onLine(.touches, w.bytes)
+            writer.key("x"); writer.number(p.x)
+            writer.key("y"); writer.number(p.y)
+            writer.key("view"); if let v = t.view?.name { writer.string(v) } else { writer.null() }
+            writer.key("tapCount"); writer.int(t.tapCount)
+            writer.key("majorRadius"); writer.number(t.majorRadius)
+            writer.key("force"); writer.number(t.force)
+            writer.endObject()
+            onLine(.touches, writer.bytes)
         }
     }
 }

@@ -164,8 +164,8 @@ public final class SocketServer {
                 var w = JSONWriter()
                 w.beginObject(); w.key("event"); w.staticString("error")
                 w.key("message"); w.string("too many clients (\(SocketServer.maximumClients)); try again later"); w.endObject()
-                w.bytes.append(0x0a)
-                _ = w.bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                w.newline()
+                _ = w.withBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 close(fd)
                 log.warning("refused a client: already \(SocketServer.maximumClients) clients")
                 continue

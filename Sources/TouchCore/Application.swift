@@ -33,6 +33,8 @@ public final class Application: Responder {
     private var event = Event()
     private var tapCounter = TapCounter()
     private var nextTouchIdentifier = 1
+    /// Numbers the dispatches (Event.serial).
+    private var dispatchSerial = 0
     /// Devices already warned about, so a broken device does not flood the log.
     private var warned: Set<String> = []
 
@@ -119,7 +121,9 @@ public final class Application: Responder {
 
         // The last entry for an id wins.
         var contacts: [Int: Contact] = [:]
+        contacts.reserveCapacity(frame.contacts.count)
         var order: [Int] = []
+        order.reserveCapacity(frame.contacts.count)
         for c in frame.contacts {
             if contacts.updateValue(c, forKey: c.id) == nil { order.append(c.id) } else {
                 warnOnce("device \(frame.device): duplicate id",
@@ -127,7 +131,8 @@ public final class Application: Responder {
             }
         }
 
-        var touches = devices[frame.device] ?? [:]
+        // Taken out of the table while it changes, so that it is not copied (copy-on-write).
+        var touches = devices.removeValue(forKey: frame.device) ?? [:]
         var changed = false
         // Touches already down: moved, stationary, ended or cancelled.
         for touch in liveTouches {
@@ -242,7 +247,12 @@ public final class Application: Responder {
     private func dispatch(time: Double) {
         event.timestamp = time
         event.orderedTouches = liveTouches
-        for t in liveTouches { t.lastEvent = event }
+        dispatchSerial += 1
+        event.serial = dispatchSerial
+        for t in liveTouches {
+            t.lastEvent = event
+            t.lastEventSerial = dispatchSerial
+        }
         for w in windows where liveTouches.contains(where: { $0.window === w }) {
             w.sendEvent(event)
         }

@@ -10,6 +10,9 @@ public final class Event: CustomStringConvertible {
     /// Seconds on the digitizer's monotonic clock (E4).
     public internal(set) var timestamp: Double = 0
 
+    /// Increases with every dispatch (the object is reused for a whole sequence, E1).
+    var serial = 0
+
     /// The touches of this event in the order they began.
     public internal(set) var orderedTouches: [Touch] = []
 

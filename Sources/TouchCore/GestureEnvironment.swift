@@ -33,6 +33,8 @@ final class GestureEnvironment {
     private var input = "update"
     /// Nested updates; the queued work runs when the outermost one ends.
     private var depth = 0
+    /// A recognizer finished or a touch ended since the last look: a group may be ready to reset (S4).
+    private var groupsMayHaveFinished = false
     private var queue: [Work] = []
 
     private enum Work {
@@ -43,6 +45,9 @@ final class GestureEnvironment {
     init(window: Window) {
         self.window = window
     }
+
+    /// The phases delivered to recognizers, in delivery order, with a bit each.
+    static let phaseBits: [(UInt8, Touch.Phase)] = [(1, .began), (2, .moved), (4, .ended), (8, .cancelled)]
 
     // MARK: Events (D1)
 
@@ -56,9 +61,15 @@ final class GestureEnvironment {
         deliverToRecognizers(touches, event: event)
         eventInProgress = nil
         deliverToViews(touches, event: event)
-        for r in participants {
-            if !r.trackedTouches.isEmpty { r.lastCentroid = GestureRecognizer.centroid(of: r.trackedTouches) }
-            r.trackedTouches.removeAll { $0.phase.isTerminal }
+        for t in touches where t.phase.isTerminal {
+            groupsMayHaveFinished = true
+            break
+        }
+        for r in participants where !r.trackedTouches.isEmpty {
+            r.lastCentroid = GestureRecognizer.centroid(of: r.trackedTouches)
+            if r.trackedTouches.contains(where: { $0.phase.isTerminal }) {
+                r.trackedTouches.removeAll { $0.phase.isTerminal }
+            }
         }
         depth += 1
         failAbandonedRecognizers()
@@ -106,9 +117,21 @@ final class GestureEnvironment {
             for r in t.gestureRecognizers where !order.contains(where: { $0 === r }) { order.append(r) }
         }
         for r in order {
-            for phase in [Touch.Phase.began, .moved, .ended, .cancelled] {
+            // The recognizer's touches in this event, by phase (began, moved, ended, cancelled).
+            var phases: UInt8 = 0
+            for t in r.trackedTouches where t.lastEventSerial == event.serial {
+                switch t.phase {
+                case .began: phases |= 1
+                case .moved: phases |= 2
+                case .ended: phases |= 4
+                case .cancelled: phases |= 8
+                case .stationary: break
+                }
+            }
+            for (bit, phase) in GestureEnvironment.phaseBits where phases & bit != 0 {
                 guard r.isEnabled, r.storedState.receivesTouches, r.isParticipating else { break }   // P3
-                let set = Set(r.trackedTouches.filter { $0.phase == phase && $0.lastEvent === event })
+                var set = Set<Touch>(minimumCapacity: r.trackedTouches.count)
+                for t in r.trackedTouches where t.phase == phase && t.lastEventSerial == event.serial { set.insert(t) }
                 guard !set.isEmpty else { continue }
                 event.recognizerDelivery = (r, set)
                 depth += 1
@@ -197,6 +220,7 @@ final class GestureEnvironment {
         }
         for t in r.sequenceTouches { t.gestureRecognizers.removeAll { $0 === r } }
         resetRecognizer(r, input: "removed from its view")
+        groupsMayHaveFinished = true
         gatingMayHaveChanged = true
     }
 
@@ -273,7 +297,10 @@ final class GestureEnvironment {
         assert(GestureRecognizer.State.isLegalTransition(from: old, to: new, discrete: r.isDiscrete),
                "S2: illegal transition \(r): \(old) → \(new)")
         r.storedState = new
-        if new.isTerminal { r.deadline = nil }       // a finished recognizer has nothing left to time
+        if new.isTerminal {
+            r.deadline = nil                         // a finished recognizer has nothing left to time
+            groupsMayHaveFinished = true
+        }
         log("\(r): \(old) → \(input) → \(new)")
     }
 
@@ -369,6 +396,7 @@ final class GestureEnvironment {
     /// F-graph cycles: recognizers that all wait for each other would wait forever. The earliest
     /// (X7 order) goes ahead, which fails the others that require it.
     private func breakRequirementDeadlocks() {
+        guard participants.contains(where: { $0.pendingState != nil }) else { return }
         let waiting = participants.filter { $0.pendingState != nil && $0.storedState == .possible }
         guard !waiting.isEmpty else { return }
         // A waiting recognizer is live if it waits for one that is still deciding on its own, or for a
@@ -396,7 +424,8 @@ final class GestureEnvironment {
     /// S4: a group of recognizers linked by shared touches or failure requirements is reset when all of
     /// them have finished and none of their touches is still down.
     private func resetFinishedSequences() {
-        guard !participants.isEmpty else { return }
+        guard groupsMayHaveFinished, !participants.isEmpty else { return }
+        groupsMayHaveFinished = false
         var groups: [[GestureRecognizer]] = []
         var seen = Set<ObjectIdentifier>()
         for start in participants where !seen.contains(ObjectIdentifier(start)) {
@@ -439,8 +468,10 @@ final class GestureEnvironment {
         r.reset()
     }
 
-    func log(_ message: String) {
-        debugLog?(message)
+    /// Formats the message only when someone listens: transitions happen on every frame.
+    func log(_ message: @autoclosure () -> String) {
+        guard let debugLog else { return }
+        debugLog(message())
     }
 
     // MARK: View cancellation (C1), queued so that it runs before the action (D4)

@@ -25,7 +25,7 @@ extension View {
             i -= 1
             let sub = subviews[i]
             // A subview whose transform cannot be inverted has no area to hit (G4).
-            guard sub.transform.isInvertible else { continue }
+            guard sub.transform.isIdentity || sub.transform.isInvertible else { continue }
             if let hit = sub.hitTest(sub.convertFromSuperview(point), with: event) { return hit }
         }
         return self

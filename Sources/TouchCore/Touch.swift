@@ -80,6 +80,8 @@ public final class Touch: Hashable, CustomStringConvertible {
     var replay: TouchSnapshot?
     /// The event the touch was last part of (E1: one event object per touch sequence).
     weak var lastEvent: Event?
+    /// `Event.serial` of that event: compared on the hot path instead of loading the weak reference.
+    var lastEventSerial = 0
 
     init(identifier: Int, device: Int, contact: Contact, timestamp: Double, tapCount: Int) {
         self.identifier = identifier

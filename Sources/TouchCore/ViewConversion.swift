@@ -13,12 +13,14 @@ extension View {
 
     /// This view's bounds space → its superview's bounds space (G4).
     func convertToSuperview(_ p: Point) -> Point {
-        center + transform.applyingToVector(p - anchorInBounds)
+        if transform.isIdentity { return center + (p - anchorInBounds) }
+        return center + transform.applyingToVector(p - anchorInBounds)
     }
 
     /// The superview's bounds space → this view's bounds space (the inverse of G4).
     func convertFromSuperview(_ p: Point) -> Point {
-        anchorInBounds + transform.inverted().applyingToVector(p - center)
+        if transform.isIdentity { return anchorInBounds + (p - center) }
+        return anchorInBounds + transform.inverted().applyingToVector(p - center)
     }
 
     /// The root of this view's tree (the window, when the view is in one).

@@ -96,7 +96,7 @@ extension GestureEnvironment {
                 t.phase = phase
                 // Catch up with where the finger is now, unless the event under way is about to
                 // deliver its move or end anyway.
-                let inProgress = eventInProgress != nil && t.lastEvent === eventInProgress
+                let inProgress = eventInProgress.map { t.lastEventSerial == $0.serial } ?? false
                 if inProgress && t.phase != .stationary { continue }
                 if t.screenLocation != snapshot.location && t.viewDelivery.isDelivering {
                     t.phase = .moved

@@ -29,6 +29,10 @@ public struct FrameAssembler {
 
     private let proto: DeviceDescription.TouchProtocol
     private let touchType: Touch.TouchType
+    /// The axes looked up once: a frame must not pay for dictionary lookups per contact.
+    private let mtPressure: AbsInfo?
+    private let singlePressure: AbsInfo?
+    private let hasTouchMajor: Bool
     private var nextContactID = 1
     private var reported: Set<String> = []
 
@@ -80,6 +84,9 @@ public struct FrameAssembler {
             currentSlot = Int(device.absInfo[AbsCode.mtSlot]?.value ?? 0)
         }
         single = KernelState(device: device)
+        mtPressure = device.hasAbs(AbsCode.mtPressure) ? device.absInfo[AbsCode.mtPressure] : nil
+        singlePressure = device.hasAbs(AbsCode.pressure) ? device.absInfo[AbsCode.pressure] : nil
+        hasTouchMajor = device.hasAbs(AbsCode.mtTouchMajor)
     }
 
     /// True while events are being discarded after SYN_DROPPED.
@@ -142,6 +149,7 @@ public struct FrameAssembler {
     private mutating func slotFrame(time: Double) -> DigitizerFrame {
         var contacts = cancelledSinceLastFrame
         cancelledSinceLastFrame = []
+        contacts.reserveCapacity(slots.count)
         for i in slots.indices {
             guard slots[i].trackingID >= 0, let id = slots[i].contactID else { continue }
             let s = slots[i]
@@ -149,9 +157,9 @@ public struct FrameAssembler {
             let tool = v(AbsCode.mtToolType)
             if tool == MTToolType.palm && !slots[i].cancelled { slots[i].cancelled = true }
             contacts.append(makeContact(id: id, x: v(AbsCode.mtPositionX), y: v(AbsCode.mtPositionY),
-                                        pressure: device.hasAbs(AbsCode.mtPressure) ? v(AbsCode.mtPressure) : nil,
+                                        pressure: mtPressure != nil ? v(AbsCode.mtPressure) : nil,
                                         pressureAxis: AbsCode.mtPressure,
-                                        major: device.hasAbs(AbsCode.mtTouchMajor) ? v(AbsCode.mtTouchMajor) : nil,
+                                        major: hasTouchMajor ? v(AbsCode.mtTouchMajor) : nil,
                                         tool: tool, cancelled: slots[i].cancelled))
         }
         cancelVanished = false
@@ -256,7 +264,7 @@ public struct FrameAssembler {
             if let existing = singleContactID { id = existing } else { id = takeContactID(); singleContactID = id }
             let pen = single.keys.contains(KeyCode.toolPen) || single.keys.contains(KeyCode.toolRubber)
             contacts.append(makeContact(id: id, x: single.abs[AbsCode.x] ?? 0, y: single.abs[AbsCode.y] ?? 0,
-                                        pressure: device.hasAbs(AbsCode.pressure) ? single.abs[AbsCode.pressure] : nil,
+                                        pressure: singlePressure != nil ? single.abs[AbsCode.pressure] : nil,
                                         pressureAxis: AbsCode.pressure, major: nil,
                                         tool: pen ? MTToolType.pen : MTToolType.finger, cancelled: false))
         } else if let id = singleContactID {
@@ -352,7 +360,8 @@ public struct FrameAssembler {
         let cx = clamp(x, mapping.xAxis, "x"), cy = clamp(y, mapping.yAxis, "y")
         var contact = Contact(id: id, location: mapping.map(x: cx, y: cy),
                               type: tool == MTToolType.pen ? .pencil : touchType, isCancelled: cancelled)
-        if let pressure, let info = device.absInfo[pressureAxis], info.maximum > info.minimum {
+        if let pressure, let info = pressureAxis == AbsCode.mtPressure ? mtPressure : singlePressure,
+           info.maximum > info.minimum {
             let normalized = Double(pressure - info.minimum) / Double(info.maximum - info.minimum)
             contact.force = max(0, min(1, normalized)) * 2
             contact.maximumPossibleForce = 2

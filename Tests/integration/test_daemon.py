@@ -409,7 +409,7 @@ class CommandLineTests(unittest.TestCase):
 
 if __name__ == "__main__":
     warnings.simplefilter("ignore", ResourceWarning)
-    result = unittest.main(exit=False, verbosity=2).result
+    result = unittest.main(exit=False, verbosity=2, warnings="ignore").result
     failed = len(result.failures) + len(result.errors)
     skipped = len(result.skipped)
     print("integration: {} passed, {} failed, {} skipped".format(result.testsRun - failed - skipped, failed, skipped))

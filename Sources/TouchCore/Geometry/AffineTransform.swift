@@ -29,7 +29,7 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
         self.init(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y)
     }
 
-    public var isIdentity: Bool { self == .identity }
+    public var isIdentity: Bool { a == 1 && b == 0 && c == 0 && d == 1 && tx == 0 && ty == 0 }
 
     /// `self` followed by `t2` (CGAffineTransformConcat(self, t2)).
     public func concatenating(_ t2: AffineTransform) -> AffineTransform {

@@ -1,0 +1,276 @@
+// touchbridge-bench: release-mode benchmarks (`make bench`). Not a test: it measures and reports.
+// Each figure: warm-up, several runs, median and p99. The last line is one JSON object.
+import CLinux
+import Glibc
+import TouchBridge
+import TouchCore
+import TouchInput
+
+func now() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+}
+
+func rssMiB() -> Double {
+    guard let text = try? Files.readText("/proc/self/status") else { return 0 }
+    for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        let kb = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Double($0) } ?? 0
+        return kb / 1024
+    }
+    return 0
+}
+
+func say(_ s: String) {
+    print(s)
+    fflush(nil)
+}
+
+let args = CommandLine.arguments
+let quick = args.contains("--quick")
+let root = args.first { $0.hasPrefix("--root=") }.map { String($0.dropFirst(7)) } ?? "."
+
+// MARK: Scene: 1,000 views, 32 recognizers
+
+/// A 40 × 25 grid of cells (1,000 views with the container) on a 1280 × 800 window; 32 recognizers.
+func benchScene() -> Scene {
+    var views: [String] = []
+    var recs: [String] = [
+        #"{"name": "pan", "type": "pan", "simultaneousWith": "*"}"#,
+        #"{"name": "pinch", "type": "pinch", "simultaneousWith": "*"}"#,
+        #"{"name": "rotation", "type": "rotation", "simultaneousWith": "*"}"#,
+        #"{"name": "press", "type": "longPress", "simultaneousWith": "*"}"#,
+        #"{"name": "swipe", "type": "swipe", "direction": ["left", "right"], "simultaneousWith": "*"}"#,
+        #"{"name": "edge", "type": "screenEdgePan", "edges": ["left"], "simultaneousWith": "*"}"#,
+        #"{"name": "tap2", "type": "tap", "numberOfTouchesRequired": 2}"#,
+        #"{"name": "double", "type": "tap", "numberOfTapsRequired": 2}"#,
+    ]
+    var cellCount = 0
+    for row in 0..<25 {
+        for col in 0..<40 where cellCount < 999 {
+            var cell = #"{"name": "cell\#(cellCount)", "frame": [\#(col * 32), \#(row * 32), 32, 32]"#
+            if cellCount % 42 == 0 && recs.count < 32 {
+                cell += #", "recognizers": [{"name": "tap\#(cellCount)", "type": "tap"}]"#
+                recs.append("")
+            }
+            views.append(cell + "}")
+            cellCount += 1
+        }
+    }
+    let grid = #"{"name": "grid", "frame": [0, 0, 1280, 800], "multipleTouchEnabled": true, "recognizers": [\#(recs.filter { !$0.isEmpty }.joined(separator: ","))], "subviews": [\#(views.joined(separator: ","))]}"#
+    let text = #"{"window": {"width": 1280, "height": 800}, "views": [\#(grid)]}"#
+    return try! Scene.parse(text, file: "bench")
+}
+
+/// Ten fingers moving in circles at 240 Hz on a protocol B panel (0…4095), lifting and landing again
+/// every second: kernel events, as a device would send them.
+struct SyntheticPanel {
+    static var device: DeviceDescription {
+        var d = DeviceDescription(name: "bench panel")
+        d.properties = [InputProperty.direct]
+        d.codes[EventType.key] = [KeyCode.touch]
+        d.addAbs(AbsCode.mtSlot, AbsInfo(minimum: 0, maximum: 9))
+        d.addAbs(AbsCode.mtPositionX, AbsInfo(minimum: 0, maximum: 4095))
+        d.addAbs(AbsCode.mtPositionY, AbsInfo(minimum: 0, maximum: 4095))
+        d.addAbs(AbsCode.mtTrackingID, AbsInfo(minimum: 0, maximum: 65535))
+        d.addAbs(AbsCode.mtPressure, AbsInfo(minimum: 0, maximum: 255))
+        return d
+    }
+
+    var frame = 0
+    var trackingID: Int32 = 1
+    var events: [InputEvent] = []
+
+    /// The events of the next frame (ending with SYN_REPORT).
+    mutating func next() -> [InputEvent] {
+        events.removeAll(keepingCapacity: true)
+        let t = Double(frame) / 240
+        let phase = frame % 240
+        for f in 0..<10 {
+            let slot = Int32(f)
+            events.append(InputEvent(time: t, type: EventType.abs, code: AbsCode.mtSlot, value: slot))
+            if phase == 239 {
+                events.append(InputEvent(time: t, type: EventType.abs, code: AbsCode.mtTrackingID, value: -1))
+                continue
+            }
+            if phase == 0 {
+                events.append(InputEvent(time: t, type: EventType.abs, code: AbsCode.mtTrackingID, value: trackingID))
+                trackingID += 1
+            }
+            let angle = Double(frame) * 0.02 + Double(f) * 0.6
+            let x = 2048 + 1500 * TouchMath.cos(angle) * (0.3 + 0.07 * Double(f))
+            let y = 2048 + 1500 * TouchMath.sin(angle) * (0.3 + 0.07 * Double(f))
+            events.append(InputEvent(time: t, type: EventType.abs, code: AbsCode.mtPositionX, value: Int32(x)))
+            events.append(InputEvent(time: t, type: EventType.abs, code: AbsCode.mtPositionY, value: Int32(y)))
+        }
+        events.append(InputEvent(time: t, type: EventType.syn, code: SynCode.report, value: 0))
+        frame += 1
+        return events
+    }
+}
+
+// MARK: 1. The pipeline per frame
+
+let log = Logger(program: "bench", level: .error)
+let scene = benchScene()
+let pipeline = Pipeline(scene: scene, log: log)
+var output: [UInt8] = []
+output.reserveCapacity(1 << 20)
+var lines = 0
+pipeline.onLine = { _, bytes in
+    output.append(contentsOf: bytes)
+    output.append(0x0a)
+    lines += 1
+    if output.count > 1 << 19 { output.removeAll(keepingCapacity: true) }
+}
+var assembler = FrameAssembler(device: SyntheticPanel.device,
+                               mapping: CoordinateMapping(device: SyntheticPanel.device, target: scene.window.bounds)!)
+var panel = SyntheticPanel()
+
+@MainActor func runFrames(_ n: Int, timings: inout [Double]) {
+    for _ in 0..<n {
+        let events = panel.next()
+        let t0 = now()
+        for e in events {
+            if let f = assembler.feed(e) { pipeline.handle(f) }
+        }
+        timings.append(Double(now() - t0))
+    }
+}
+
+say("scene: \(scene.views.count) views, \(scene.recognizers.count) recognizers; 10 fingers at 240 Hz")
+var warm: [Double] = []
+runFrames(quick ? 2_000 : 20_000, timings: &warm)
+let rssStart = rssMiB()
+var medians: [Double] = [], p99s: [Double] = []
+for run in 0..<5 {
+    var t: [Double] = []
+    t.reserveCapacity(50_000)
+    runFrames(quick ? 5_000 : 48_000, timings: &t)
+    t.sort()
+    medians.append(percentile(t, 0.5))
+    p99s.append(percentile(t, 0.99))
+    say("pipeline run \(run + 1): median \(Int(percentile(t, 0.5))) ns/frame, p99 \(Int(percentile(t, 0.99))) ns")
+}
+medians.sort(); p99s.sort()
+let pipelineMedian = percentile(medians, 0.5), pipelineP99 = percentile(p99s, 0.5)
+say("pipeline: \(Int(pipelineMedian)) ns per frame (median of runs), p99 \(Int(pipelineP99)) ns; \(lines) lines encoded")
+
+if args.contains("--pipeline-only") { exit(0) }
+
+// The same with touch lines on (a client subscribed to touches).
+pipeline.wantsTouches = true
+var touchTimes: [Double] = []
+runFrames(quick ? 2_000 : 24_000, timings: &touchTimes)
+touchTimes.sort()
+pipeline.wantsTouches = false
+say("pipeline with touch lines: median \(Int(percentile(touchTimes, 0.5))) ns/frame, p99 \(Int(percentile(touchTimes, 0.99))) ns")
+
+// MARK: 2. Fixture recordings, frames per second
+
+var fixtureFrames = 0
+var fixtureNanos: UInt64 = 0
+let fixtureDir = root + "/Tests/Fixtures"
+var recordings: [Recording] = []
+for name in ["evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu", "evemu-devices__atmel-maxtouch-ts__1fg-drag-up-down.evemu",
+             "evemu-devices__atmel-maxtouch-ts__2fg-press-hold-release.evemu", "evemu-devices__atmel-maxtouch-ts__4fg-swipe-down.evemu",
+             "evemu-devices__ep0430m09-ts__1fg-drag-up-down.evemu", "evemu-devices__ep0430m09-ts__2fg-press-release.evemu",
+             "evemu-devices__ep0430m09-ts__2fg-scroll-down.evemu", "evemu-devices__ep0430m09-ts__4fg-swipe-down.evemu",
+             "evemu-devices__ntrig-protocolA-ts__1fg-drag-diagonal.events", "evemu-devices__ntrig-protocolA-ts__2fg-press-release.events",
+             "evemu-devices__quanta-optical-ts__1fg-9-touches-drags.events", "evemu-devices__wacom-isdv4-e6-finger-ts__1fg-circle.events",
+             "evemu-devices__wacom-isdv4-e6-finger-ts__1fg-scroll-down.events", "evemu-devices__wacom-isdv4-e6-finger-ts__1fg-swipe-right.events",
+             "evemu-devices__wacom-isdv4-e6-finger-ts__1fg-tap.events", "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-circle.events",
+             "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-scroll-down.events", "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-swipe-right.events",
+             "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-tap.events"] {
+    if let r = try? Recording.load(path: fixtureDir + "/" + name) { recordings.append(r) }
+}
+var fpsRuns: [Double] = []
+for run in 0..<(quick ? 2 : 6) {
+    var frames = 0
+    let t0 = now()
+    for r in recordings {
+        let p = Pipeline(scene: Scene.builtIn(for: r.device), log: log)
+        p.onLine = { _, bytes in output.append(contentsOf: bytes); if output.count > 1 << 19 { output.removeAll(keepingCapacity: true) } }
+        var player = RecordingPlayer(device: r.device, mapping: CoordinateMapping(device: r.device, target: p.scene.window.bounds)!)
+        for e in r.events {
+            if let f = player.play(e) { p.handle(f); frames += 1 }
+        }
+        p.finish()
+    }
+    let dt = Double(now() - t0)
+    if run > 0 { fpsRuns.append(Double(frames) / (dt / 1e9)) }         // run 0 is the warm-up
+    fixtureFrames = frames
+    fixtureNanos = UInt64(dt)
+}
+fpsRuns.sort()
+let fixtureFPS = percentile(fpsRuns, 0.5)
+say("fixtures: \(recordings.count) recordings, \(fixtureFrames) frames, \(Int(fixtureFPS)) frames/s (median of runs; scene built per recording)")
+
+// MARK: 3. Hit-testing alone on a 10,000-view tree
+
+let big = View(frame: Rect(x: 0, y: 0, width: 1000, height: 1000))
+var count = 1
+for i in 0..<100 {
+    let column = View(frame: Rect(x: Double(i) * 10, y: 0, width: 10, height: 1000))
+    big.addSubview(column)
+    count += 1
+    for j in 0..<99 {
+        let leaf = View(frame: Rect(x: 0, y: Double(j) * 10, width: 10, height: 10))
+        column.addSubview(leaf)
+        count += 1
+    }
+}
+var hitTimes: [Double] = []
+var seed: UInt64 = 7
+var hits = 0
+for round in 0..<(quick ? 3 : 12) {
+    var t: [Double] = []
+    for _ in 0..<10_000 {
+        seed = seed &* 6364136223846793005 &+ 1442695040888963407
+        let p = Point(x: Double((seed >> 20) % 1000), y: Double((seed >> 40) % 1000))
+        let t0 = now()
+        if big.hitTest(p, with: nil) != nil { hits += 1 }
+        t.append(Double(now() - t0))
+    }
+    if round > 0 { hitTimes.append(contentsOf: t) }
+}
+hitTimes.sort()
+let hitMedian = percentile(hitTimes, 0.5)
+say("hit-test: \(count) views, median \(Int(hitMedian)) ns, p99 \(Int(percentile(hitTimes, 0.99))) ns (\(hits) hits)")
+
+// MARK: 4. Memory: after startup, and after ten million frames
+
+let frameTarget = quick ? 200_000 : 10_000_000
+var done = 0
+var sink: [Double] = []
+let longStart = now()
+while done < frameTarget {
+    for _ in 0..<10_000 {
+        let events = panel.next()
+        for e in events { if let f = assembler.feed(e) { pipeline.handle(f) } }
+    }
+    done += 10_000
+    sink.removeAll(keepingCapacity: true)
+}
+let rssAfter = rssMiB()
+say("memory: resident \(String(format2(rssStart))) MiB after start-up, \(String(format2(rssAfter))) MiB after \(done) frames (\(Int(Double(now() - longStart) / 1e9)) s)")
+
+func format2(_ v: Double) -> String { String((v * 100).rounded() / 100) }
+
+var w = JSONWriter()
+w.beginObject()
+w.key("pipeline_ns_per_frame_median"); w.number(pipelineMedian.rounded())
+w.key("pipeline_ns_per_frame_p99"); w.number(pipelineP99.rounded())
+w.key("pipeline_with_touch_lines_ns_per_frame_median"); w.number(percentile(touchTimes, 0.5).rounded())
+w.key("fixture_frames_per_second"); w.number(fixtureFPS.rounded())
+w.key("hit_test_ns_median_10k_views"); w.number(hitMedian.rounded())
+w.key("rss_mib_start"); w.number((rssStart * 100).rounded() / 100)
+w.key("rss_mib_after"); w.number((rssAfter * 100).rounded() / 100)
+w.key("frames_for_rss_after"); w.int(done)
+w.endObject()
+say(w.string)
