@@ -50,6 +50,14 @@ run: release
 demo: release
 	BIN=.build/release scripts/demo.sh
 
+# Benchmarks (release): figures and how to reproduce them are in BENCHMARKS.md.
+bench: release
+	scripts/bench.sh
+
+# The hardware lab: Debian's kernel under qemu with uinput, udev and libinput (README "Hardware lab").
+lab:
+	lab/run.sh
+
 # systemd-analyze on the units (exposure must stay at most 2.0).
 check-units: build
 	python3 Tests/integration/test_daemon.py CommandLineTests.test_systemd_units_verify_and_are_hardened

@@ -91,7 +91,7 @@ public enum Ctl {
             do {
                 let d = try EvdevDevice(path: info.devnode, deviceIndex: 0, target: scene.window.bounds,
                                         acceptTablets: true) { m in
-                    (scene.devices.first { $0.selector.matches(info) } ?? DeviceConfig()).configure(&m, udevCalibration: info.calibrationMatrix)
+                    (scene.devices.first { $0.selector.matches(info) } ?? DeviceConfig()).configure(&m, window: scene.window.bounds, udevCalibration: info.calibrationMatrix)
                 }
                 let axes = d.description.positionAxes!
                 print("    \(d.description.touchProtocol!), \(d.description.kind.rawValue)")

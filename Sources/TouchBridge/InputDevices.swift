@@ -83,12 +83,16 @@ public final class InputDevices {
         do {
             let device = try EvdevDevice(path: info.devnode, deviceIndex: index, target: pipeline.scene.window.bounds,
                                          acceptTablets: config.tablets, grab: config.grab) { m in
-                config.configure(&m, udevCalibration: info.calibrationMatrix)
+                config.configure(&m, window: pipeline.scene.window.bounds, udevCalibration: info.calibrationMatrix)
             }
             nextIndex += 1
-            adoptDefaultScene(for: device.description)
-            device.assembler.mapping.target = pipeline.scene.window.bounds
+            if adoptDefaultScene(for: device.description) {
+                config.configure(&device.assembler.mapping, window: pipeline.scene.window.bounds, udevCalibration: info.calibrationMatrix)
+            }
             device.assembler.onWarning = { [log] in log.warning($0) }
+            device.onDropped = { [log] in
+                log.warning("\(info.devnode): events were lost (SYN_DROPPED: touchbridged fell behind); resynced to the kernel's state, vanished touches cancelled")
+            }
             open[info.devnode] = device
             infos[info.devnode] = info
             try loop.add(device.fd) { [unowned self] _ in self.read(info.devnode) }
@@ -105,13 +109,16 @@ public final class InputDevices {
     }
 
     /// The built-in scene takes the first device's physical size (README "The built-in scene").
-    func adoptDefaultScene(for device: DeviceDescription) {
-        guard pipeline.scene.isDefault, !sizedDefaultScene else { return }
+    /// Returns true when the window changed.
+    @discardableResult
+    func adoptDefaultScene(for device: DeviceDescription) -> Bool {
+        guard pipeline.scene.isDefault, !sizedDefaultScene else { return false }
         sizedDefaultScene = true
         let sized = Scene.builtIn(for: device)
-        guard sized.window.bounds != pipeline.scene.window.bounds else { return }
+        guard sized.window.bounds != pipeline.scene.window.bounds else { return false }
         pipeline.replace(scene: sized, at: monotonicNow())
         for (_, d) in open { d.assembler.mapping.target = sized.window.bounds }
+        return true
     }
 
     private func read(_ node: String) {
@@ -159,7 +166,7 @@ public final class InputDevices {
         guard var mapping = CoordinateMapping(device: recording.device, target: pipeline.scene.window.bounds) else {
             throw ServerError("\(path): the recording's device has no position axes")
         }
-        config.configure(&mapping, udevCalibration: nil)
+        config.configure(&mapping, window: pipeline.scene.window.bounds, udevCalibration: nil)
         let source = try ReplaySource(recording: recording, node: info.devnode, mapping: mapping, deviceIndex: index,
                                       delay: delay, loop: loop, log: log)
         source.onFrame = { [unowned self] in self.pipeline.handle($0); self.onActivity?() }

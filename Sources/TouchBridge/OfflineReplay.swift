@@ -18,7 +18,7 @@ public enum OfflineReplay {
         }
         let config = scene.devices.first { _ in true } ?? DeviceConfig()
         guard var mapping = CoordinateMapping(device: recording.device, target: scene.window.bounds) else { return out }
-        config.configure(&mapping, udevCalibration: nil)
+        config.configure(&mapping, window: scene.window.bounds, udevCalibration: nil)
         var player = RecordingPlayer(device: recording.device, mapping: mapping, deviceIndex: 0) { log.warning("\(recording.source): \($0)") }
         for e in recording.events {
             if let f = player.play(e) { pipeline.handle(f) }

@@ -90,7 +90,7 @@ public final class Scene {
 
     static func parseDevice(_ json: JSON, _ path: String, _ r: SceneReader) throws -> DeviceConfig {
         let members = try r.object(json, path, allowed: ["name", "vendorProduct", "devnode", "property", "rotation",
-                                                          "flipX", "flipY", "calibration", "grab", "tablets"])
+                                                          "flipX", "flipY", "calibration", "grab", "tablets", "region"])
         var c = DeviceConfig()
         for (k, v) in members {
             let p = r.join(path, k)
@@ -118,6 +118,10 @@ public final class Scene {
             case "calibration": c.calibration = try r.numbers(v, p, count: 6, what: "(a libinput calibration matrix: a b c d e f)")
             case "grab": c.grab = try r.bool(v, p)
             case "tablets": c.tablets = try r.bool(v, p)
+            case "region":
+                let f = try r.numbers(v, p, count: 4, what: "[x, y, width, height] in window points")
+                guard f[2] > 0, f[3] > 0 else { throw r.error(p, "width and height must be greater than 0") }
+                c.region = Rect(x: f[0], y: f[1], width: f[2], height: f[3])
             default: break
             }
         }

@@ -26,11 +26,15 @@ public struct DeviceConfig: Equatable, Sendable {
     public var grab = false
     /// Also accept pen tablets (ID_INPUT_TABLET).
     public var tablets = false
+    /// The part of the window the device maps onto (default: all of it), e.g. one of two screens.
+    public var region: Rect?
 
     public init() {}
 
-    /// Applies this configuration (and the udev calibration when none is given here) to a mapping.
-    public func configure(_ m: inout CoordinateMapping, udevCalibration: [Double]?) {
+    /// Applies this configuration (and the udev calibration when none is given here) to a mapping
+    /// onto `window`.
+    public func configure(_ m: inout CoordinateMapping, window: Rect, udevCalibration: [Double]?) {
+        m.target = region ?? window
         m.rotation = rotation
         m.flipX = flipX
         m.flipY = flipY

@@ -14,6 +14,8 @@ public final class EvdevDevice {
     public let fd: Int32
     public var assembler: FrameAssembler
     public private(set) var isGrabbed = false
+    /// Called when the kernel reported SYN_DROPPED (this reader fell behind), after the resync.
+    public var onDropped: (() -> Void)?
     private var dev: OpaquePointer?
 
     /// What a read found.
@@ -96,6 +98,7 @@ public final class EvdevDevice {
                 var s = libevdev_next_event(dev, sync, &ev)
                 while s == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) { s = libevdev_next_event(dev, sync, &ev) }
                 frame(assembler.resync(to: kernelState(), at: time))
+                onDropped?()
                 if s == -ENODEV { return removed(at: time, frame) }
             } else if rc == -EAGAIN {
                 return .drained

@@ -272,5 +272,9 @@ w.key("hit_test_ns_median_10k_views"); w.number(hitMedian.rounded())
 w.key("rss_mib_start"); w.number((rssStart * 100).rounded() / 100)
 w.key("rss_mib_after"); w.number((rssAfter * 100).rounded() / 100)
 w.key("frames_for_rss_after"); w.int(done)
+for a in args {
+    if a.hasPrefix("--idle-wakeups="), let v = Int(a.dropFirst(15)) { w.key("idle_wakeups_10s"); w.int(v) }
+    if a.hasPrefix("--idle-rss="), let v = Double(a.dropFirst(11)) { w.key("idle_rss_mib"); w.number(v) }
+}
 w.endObject()
 say(w.string)

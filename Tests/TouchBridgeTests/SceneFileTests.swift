@@ -9,7 +9,7 @@ struct SceneFileTests {
     {
       "window": {"width": 800, "height": 480},
       "devices": [{"name": "Wacom*", "rotation": 90, "flipX": true, "calibration": [1, 0, 0, 0, 1, 0], "grab": true},
-                  {"vendorProduct": "056a:00e6", "devnode": "/dev/input/event4", "property": "ID_PATH=usb-1"}],
+                  {"vendorProduct": "056a:00e6", "devnode": "/dev/input/event4", "property": "ID_PATH=usb-1", "region": [400, 0, 400, 480]}],
       "views": [
         {"name": "list", "frame": [0, 0, 800, 400], "bounds": [0, 20, 800, 400], "multipleTouchEnabled": true,
          "recognizers": [
@@ -61,6 +61,7 @@ struct SceneFileTests {
         #expect(s.devices.count == 2)
         #expect(s.devices[0].selector.name == "Wacom*" && s.devices[0].rotation == .clockwise90 && s.devices[0].flipX && s.devices[0].grab)
         #expect(s.devices[1].selector.vendorProduct?.vendor == 0x056a && s.devices[1].selector.property?.key == "ID_PATH")
+        #expect(s.devices[1].region == Rect(x: 400, y: 0, width: 400, height: 480) && s.devices[0].region == nil)
         #expect(Scene.typeName(flick) == "swipe" && Scene.typeName(s.recognizers[3]) == "screenEdgePan")
     }
 

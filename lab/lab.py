@@ -1,0 +1,499 @@
+#!/usr/bin/env python3
+"""The hardware lab's checks, run as root inside a qemu guest booted on Debian's kernel (lab/run.sh).
+
+The guest has a real kernel: uinput, evdev, udev. For each recording a uinput device is created from
+its description (evemu-device); touchbridged finds it through udev hotplug; evemu-play replays it in
+real time while a client collects the daemon's lines and libinput debug-events reads the same device.
+Then fault checks: a device removed mid-gesture, SYN_DROPPED from a real buffer overflow, a device the
+daemon may not open, two touchscreens at once.
+
+Prints one line per check and ends with "N passed, M failed"; exits non-zero when a check fails.
+"""
+import argparse
+import json
+import os
+import re
+import select
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIX = os.path.join(ROOT, "Tests", "Fixtures")
+SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared", "recordings"))
+
+RECORDINGS = [
+    "evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu",
+    "evemu-devices__atmel-maxtouch-ts__1fg-drag-up-down.evemu",
+    "evemu-devices__atmel-maxtouch-ts__2fg-press-hold-release.evemu",
+    "evemu-devices__atmel-maxtouch-ts__4fg-swipe-down.evemu",
+    "evemu-devices__ep0430m09-ts__1fg-drag-up-down.evemu",
+    "evemu-devices__ep0430m09-ts__2fg-press-release.evemu",
+    "evemu-devices__ep0430m09-ts__2fg-scroll-down.evemu",
+    "evemu-devices__ep0430m09-ts__4fg-swipe-down.evemu",
+    "evemu-devices__ntrig-protocolA-ts__1fg-drag-diagonal.events",
+    "evemu-devices__ntrig-protocolA-ts__2fg-press-release.events",
+    "evemu-devices__quanta-optical-ts__1fg-9-touches-drags.events",
+    "evemu-devices__wacom-isdv4-e6-finger-ts__1fg-circle.events",
+    "evemu-devices__wacom-isdv4-e6-finger-ts__1fg-scroll-down.events",
+    "evemu-devices__wacom-isdv4-e6-finger-ts__1fg-swipe-right.events",
+    "evemu-devices__wacom-isdv4-e6-finger-ts__1fg-tap.events",
+    "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-circle.events",
+    "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-scroll-down.events",
+    "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-swipe-right.events",
+    "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-tap.events",
+]
+
+results = []
+
+
+def report(name, ok, detail=""):
+    results.append(ok)
+    print("{} {}{}".format("PASS" if ok else "FAIL", name, (": " + detail) if detail else ""), flush=True)
+
+
+def description_of(path):
+    """The device description evemu-device takes: the file itself, or the DEVICE.desc beside it."""
+    if path.endswith(".evemu"):
+        return path
+    return path.rsplit("__", 1)[0] + "__DEVICE.desc"
+
+
+class Device:
+    """A uinput device made by evemu-device from a description."""
+
+    def __init__(self, desc):
+        self.proc = subprocess.Popen(["evemu-device", desc], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        line = self.proc.stdout.readline()
+        m = re.search(r"(/dev/input/event\d+)", line)
+        if not m:
+            raise RuntimeError("evemu-device {}: {}".format(desc, line.strip()))
+        self.node = m.group(1)
+        subprocess.run(["udevadm", "settle", "--timeout=10"])
+
+    def play(self, recording, background=False):
+        f = open(recording)
+        p = subprocess.Popen(["evemu-play", self.node], stdin=f, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if background:
+            return p
+        p.wait(120)
+        f.close()
+
+    def remove(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+        subprocess.run(["udevadm", "settle", "--timeout=10"])
+
+
+class Daemon:
+    def __init__(self, binaries, workdir, args=(), user=None):
+        self.socket = os.path.join(workdir, "tb.sock")
+        self.log_path = os.path.join(workdir, "daemon.log")
+        self.log = open(self.log_path, "w")
+        cmd = [os.path.join(binaries, "touchbridged"), "--socket", self.socket] + list(args)
+        if user:
+            cmd = ["setpriv", "--reuid", str(user), "--regid", str(user), "--clear-groups"] + cmd
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+        end = time.time() + 10
+        while not os.path.exists(self.socket):
+            if time.time() > end or self.proc.poll() is not None:
+                raise RuntimeError("touchbridged did not start: " + self.text())
+            time.sleep(0.02)
+
+    def text(self):
+        self.log.flush()
+        with open(self.log_path) as f:
+            return f.read()
+
+    def wait_for_log(self, pattern, timeout=10):
+        end = time.time() + timeout
+        while time.time() < end:
+            m = re.search(pattern, self.text())
+            if m:
+                return m
+            time.sleep(0.05)
+        return None
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.log.close()
+
+
+class Client:
+    def __init__(self, path, topics=("gestures", "touches", "devices")):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(path)
+        self.buffer = b""
+        self.lines = []
+        self.sock.sendall((json.dumps({"subscribe": list(topics)}) + "\n").encode())
+
+    def pump(self, seconds):
+        """Reads whatever arrives for `seconds`."""
+        end = time.time() + seconds
+        while True:
+            left = end - time.time()
+            if left <= 0:
+                return
+            r, _, _ = select.select([self.sock], [], [], left)
+            if not r:
+                continue
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                return
+            self.buffer += chunk
+            while b"\n" in self.buffer:
+                line, self.buffer = self.buffer.split(b"\n", 1)
+                self.lines.append(json.loads(line))
+
+    def of(self, event):
+        return [l for l in self.lines if l.get("event") == event]
+
+    def close(self):
+        self.sock.close()
+
+
+class LibinputWatcher:
+    def __init__(self, node, workdir):
+        self.path = os.path.join(workdir, "libinput.log")
+        self.out = open(self.path, "w")
+        self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", node],
+                                     stdout=self.out, stderr=subprocess.STDOUT)
+        end = time.time() + 10
+        while "DEVICE_ADDED" not in open(self.path).read() and time.time() < end:
+            time.sleep(0.05)
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.out.close()
+        with open(self.path) as f:
+            text = f.read()
+        return {k: len(re.findall(r"\b" + k + r"\b", text)) for k in ("TOUCH_DOWN", "TOUCH_UP", "TOUCH_CANCEL")}
+
+
+def offline(binaries, recording):
+    out = subprocess.run([os.path.join(binaries, "touchbridgectl"), "replay", recording], capture_output=True, text=True, check=True)
+    return [json.loads(l) for l in out.stdout.splitlines()]
+
+
+def compare_gestures(live, expected):
+    """None when equal (numbers within tolerance), else the first difference."""
+    if [(g["recognizer"], g["state"]) for g in live] != [(g["recognizer"], g["state"]) for g in expected]:
+        a = [(g["recognizer"], g["state"]) for g in live]
+        b = [(g["recognizer"], g["state"]) for g in expected]
+        i = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+        return "{} live vs {} offline; first difference at {}: {} vs {}".format(len(a), len(b), i, a[i:i + 2], b[i:i + 2])
+    for a, b in zip(live, expected):
+        for key, tolerance in (("x", 0.5), ("y", 0.5), ("touches", 0), ("taps", 0), ("scale", 0.02), ("rotation", 0.02)):
+            if key in b and abs(a[key] - b[key]) > tolerance:
+                return "{} {}: {} = {} live, {} offline".format(b["recognizer"], b["state"], key, a[key], b[key])
+        for key in ("translation",):
+            if key in b and (abs(a[key]["x"] - b[key]["x"]) > 0.5 or abs(a[key]["y"] - b[key]["y"]) > 0.5):
+                return "{} {}: {} {} live, {} offline".format(b["recognizer"], b["state"], key, a[key], b[key])
+        if "direction" in b and a["direction"] != b["direction"]:
+            return "swipe direction {} live, {} offline".format(a["direction"], b["direction"])
+    return None
+
+
+def check_recording(binaries, workdir, name):
+    path = os.path.join(FIX, name)
+    d = Daemon(binaries, workdir)
+    try:
+        c = Client(d.socket)
+        dev = Device(description_of(path))
+        found = d.wait_for_log(re.escape(dev.node) + r".*\[device \d+\]")
+        if not found:
+            return report(name + ": discovered through udev hotplug", False, d.text()[-400:])
+        li = LibinputWatcher(dev.node, workdir)
+        # What the kernel really delivered, with its timestamps: evemu-play's timing jitters (more so
+        # under emulation), and a gesture decided near a time limit may go the other way.
+        delivered = os.path.join(workdir, "delivered.evemu")
+        rec = subprocess.Popen(["evemu-record", dev.node], stdout=open(delivered, "w"), stderr=subprocess.DEVNULL)
+        c.pump(0.3)
+        dev.play(path)
+        c.pump(1.5)                                    # pending timers (a tap waits 0.35 s for a second tap)
+        counts = li.stop()
+        rec.terminate()
+        rec.wait(5)
+        dev.remove()
+        c.pump(0.5)
+        gestures = c.of("gesture")
+        touches = c.of("touch")
+        began = sum(1 for t in touches if t["phase"] == "began")
+        ended = sum(1 for t in touches if t["phase"] == "ended")
+        cancelled = sum(1 for t in touches if t["phase"] == "cancelled")
+        diff = compare_gestures(gestures, offline(binaries, path))
+        if diff is None:
+            report(name + ": live gestures equal touchbridgectl replay of the file ({} lines)".format(len(gestures)), True)
+        else:
+            again = compare_gestures(gestures, offline(binaries, delivered))
+            report(name + ": live gestures equal touchbridgectl replay of the events as the kernel timed them ({} lines; "
+                   "the file's own timing gives: {})".format(len(gestures), diff), again is None, again or "")
+        ours = (began, ended, cancelled)
+        theirs = (counts["TOUCH_DOWN"], counts["TOUCH_UP"], counts["TOUCH_CANCEL"])
+        report(name + ": touch down/up/cancel {} equal libinput's".format(ours), ours == theirs,
+               "" if ours == theirs else "libinput {}".format(theirs))
+    finally:
+        d.stop()
+
+
+def partial(path, workdir, fraction):
+    """The first `fraction` of a recording's E: lines, cut after a SYN_REPORT."""
+    with open(path) as f:
+        lines = [l for l in f if l.startswith("E:")]
+    cut = int(len(lines) * fraction)
+    while cut < len(lines) and not re.match(r"E: \S+ 0000 0000", lines[cut - 1]):
+        cut += 1
+    out = os.path.join(workdir, "partial.events")
+    with open(out, "w") as f:
+        f.writelines(lines[:cut])
+    return out
+
+
+def check_removal(binaries, workdir):
+    path = os.path.join(FIX, "evemu-devices__atmel-maxtouch-ts__1fg-drag-up-down.evemu")
+    d = Daemon(binaries, workdir)
+    try:
+        c = Client(d.socket)
+        dev = Device(path)
+        d.wait_for_log(re.escape(dev.node) + r".*\[device")
+        c.pump(0.2)
+        dev.play(partial(path, workdir, 0.4))
+        c.pump(0.3)
+        dev.remove()                                   # unplugged with the finger down
+        c.pump(1.0)
+        phases = [t["phase"] for t in c.of("touch")]
+        states = [g["state"] for g in c.of("gesture")]
+        removed = [l for l in c.of("device") if l["action"] == "removed"]
+        report("removal mid-gesture: the touch is cancelled", phases.count("began") == 1 and phases[-1] == "cancelled",
+               "touch phases {}".format(phases[-3:]))
+        report("removal mid-gesture: the active pan is cancelled", "began" in states and states[-1] == "cancelled",
+               "gesture states {}".format(states[-3:]))
+        report("removal mid-gesture: a device-removed line", len(removed) == 1, str(removed))
+        fresh = Client(d.socket)
+        fresh.pump(0.3)
+        report("removal mid-gesture: the daemon still serves", d.proc.poll() is None and bool(fresh.lines))
+        tap = os.path.join(FIX, "evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu")
+        again = Device(tap)
+        found = d.wait_for_log(re.escape(again.node) + r".*\[device 1\]")
+        fresh.pump(0.2)
+        again.play(tap)
+        fresh.pump(1.5)
+        again.remove()
+        report("removal: re-adding a device works", bool(found) and len(fresh.of("gesture")) == 5,
+               "{} gestures".format(len(fresh.of("gesture"))))
+    finally:
+        d.stop()
+
+
+def burst_recording(workdir):
+    shared = os.path.join(SHARED, "cros-autotest__unknown-ts__5fg-burst-same-timestamp-syn-dropped-stress.events")
+    if os.path.exists(shared):
+        return shared, os.path.join(SHARED, "cros-autotest__unknown-ts__DEVICE.desc")
+    # The same shape, made here: up to five fingers, every event at one timestamp.
+    desc = os.path.join(workdir, "burst.desc")
+    with open(os.path.join(FIX, "evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu")) as f:
+        header = [l for l in f if not l.startswith("E:")]
+    with open(desc, "w") as f:
+        f.writelines(header)
+    events = os.path.join(workdir, "burst.events")
+    seed = 42
+    lines, tid = [], 100
+    slots = [None] * 5
+    for frame in range(3000):
+        for s in range(5):
+            seed = (seed * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+            r = (seed >> 33) % 10
+            lines.append("E: 1.000000 0003 002f {}\n".format(s))
+            if slots[s] is None and r < 3:
+                tid += 1
+                slots[s] = tid
+                lines.append("E: 1.000000 0003 0039 {}\n".format(tid))
+                lines.append("E: 1.000000 0003 0035 {}\n".format(100 + (seed >> 40) % 600))
+                lines.append("E: 1.000000 0003 0036 {}\n".format(50 + (seed >> 20) % 400))
+            elif slots[s] is not None and r < 1:
+                slots[s] = None
+                lines.append("E: 1.000000 0003 0039 -1\n")
+            elif slots[s] is not None:
+                lines.append("E: 1.000000 0003 0035 {}\n".format(100 + (seed >> 40) % 600))
+        lines.append("E: 1.000000 0000 0000 0\n")
+    for s in range(5):
+        if slots[s] is not None:
+            lines.append("E: 1.000000 0003 002f {}\nE: 1.000000 0003 0039 -1\n".format(s))
+    lines.append("E: 1.000000 0000 0000 0\n")
+    with open(events, "w") as f:
+        f.writelines(lines)
+    return events, desc
+
+
+def check_syn_dropped(binaries, workdir):
+    events, desc = burst_recording(workdir)
+    first = partial(events, workdir, 0.3)              # fingers are down where it stops
+    rest = os.path.join(workdir, "rest.events")
+    with open(events) as f:
+        lines = [l for l in f if l.startswith("E:")]
+    with open(first) as f:
+        done = sum(1 for _ in f)
+    with open(rest, "w") as f:
+        f.writelines(lines[done:])
+    d = Daemon(binaries, workdir)
+    try:
+        c = Client(d.socket)
+        dev = Device(desc)
+        d.wait_for_log(re.escape(dev.node) + r".*\[device")
+        c.pump(0.2)
+        dev.play(first)
+        c.pump(0.5)
+        down = sum(1 for t in c.of("touch") if t["phase"] == "began") - sum(1 for t in c.of("touch") if t["phase"] in ("ended", "cancelled"))
+        d.proc.send_signal(signal.SIGSTOP)             # the daemon stops reading …
+        dev.play(rest)                                 # … while the burst goes on at full speed and floods the kernel's buffer
+        for _ in range(5):
+            dev.play(events)
+        d.proc.send_signal(signal.SIGCONT)
+        c.pump(3.0)
+        dropped = d.wait_for_log(r"SYN_DROPPED", timeout=5)
+        touches = c.of("touch")
+        began = sum(1 for t in touches if t["phase"] == "began")
+        ended = sum(1 for t in touches if t["phase"] == "ended")
+        cancelled = sum(1 for t in touches if t["phase"] == "cancelled")
+        report("SYN_DROPPED after SIGSTOP under a burst: the kernel dropped events and the daemon resynced", bool(dropped),
+               "" if dropped else d.text()[-300:])
+        report("SYN_DROPPED: no touch is left down ({} began, {} ended, {} cancelled; {} were down at SIGSTOP)".format(
+               began, ended, cancelled, down), down > 0 and began == ended + cancelled)
+        report("SYN_DROPPED: the touches lost meanwhile are cancelled, not ended", cancelled >= 1)
+        fresh = Client(d.socket)
+        fresh.pump(0.3)
+        report("SYN_DROPPED: the daemon still serves", d.proc.poll() is None and bool(fresh.lines))
+        dev.remove()
+    finally:
+        d.stop()
+
+
+def check_unopenable(binaries, workdir):
+    os.chmod(workdir, 0o777)
+    d = Daemon(binaries, workdir, user=65534)           # nobody: not in group "input"
+    try:
+        dev = Device(os.path.join(FIX, "evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu"))
+        line = d.wait_for_log(r"cannot open " + re.escape(dev.node) + r": permission denied \(add the user to group \"input\"")
+        report("a device the daemon may not open: a clear log line", bool(line), "" if line else d.text()[-300:])
+        c = Client(d.socket)
+        c.pump(0.3)
+        report("a device the daemon may not open: the daemon keeps running", d.proc.poll() is None and bool(c.lines))
+        dev.remove()
+    finally:
+        d.stop()
+
+
+def device_index(daemon, node):
+    m = daemon.wait_for_log(re.escape(node) + r"\b.*\[device (\d+)\]")
+    return int(m.group(1)) if m else None
+
+
+def check_two_screens(binaries, workdir):
+    a_path = os.path.join(FIX, "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-tap.events")
+    b_path = os.path.join(FIX, "evemu-devices__atmel-maxtouch-ts__1fg-drag-up-down.evemu")
+    # Two screens side by side: each device maps onto its half of the window, with its own view.
+    scene = os.path.join(workdir, "two-screens.json")
+    with open(scene, "w") as f:
+        json.dump({"window": {"width": 2560, "height": 800},
+                   "devices": [{"name": "Wacom*", "region": [0, 0, 1280, 800]},
+                               {"name": "Atmel*", "region": [1280, 0, 1280, 800]}],
+                   "views": [{"name": "left", "frame": [0, 0, 1280, 800], "multipleTouchEnabled": True,
+                              "recognizers": [{"name": "leftTwoFingerTap", "type": "tap", "numberOfTouchesRequired": 2},
+                                              {"name": "leftPan", "type": "pan"}]},
+                             {"name": "right", "frame": [1280, 0, 1280, 800], "multipleTouchEnabled": True,
+                              "recognizers": [{"name": "rightTwoFingerTap", "type": "tap", "numberOfTouchesRequired": 2},
+                                              {"name": "rightPan", "type": "pan"}]}]}, f)
+    d = Daemon(binaries, workdir, args=["--scene", scene])
+    try:
+        c = Client(d.socket)
+        a = Device(description_of(a_path))
+        b = Device(b_path)
+        ia, ib = device_index(d, a.node), device_index(d, b.node)
+        c.pump(0.5)
+        pa = a.play(a_path, background=True)
+        pb = b.play(b_path, background=True)
+        pa.wait(60)
+        pb.wait(60)
+        c.pump(1.0)
+        by_device = {}
+        for g in c.of("gesture"):
+            by_device.setdefault(g["device"], set()).add(g["recognizer"])
+        report("two touchscreens at once: both found, each with its own gestures on its own view",
+               ia is not None and ib is not None and ia != ib and by_device.get(ia) == {"leftTwoFingerTap"}
+               and by_device.get(ib) == {"rightPan"}, "devices {} and {}: {}".format(ia, ib, by_device))
+        a.remove()
+        b.remove()
+    finally:
+        d.stop()
+
+
+def cpu_seconds(pid):
+    with open("/proc/{}/stat".format(pid)) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measure_cpu(binaries, workdir):
+    """Benchmark figure (README, BENCHMARKS.md): CPU seconds of touchbridged and of libinput
+    debug-events (output to /dev/null) while both read the same replayed device. Reported, not judged."""
+    events, desc = burst_recording(workdir)
+    d = Daemon(binaries, workdir)
+    try:
+        c = Client(d.socket)
+        dev = Device(desc)
+        d.wait_for_log(re.escape(dev.node) + r".*\[device")
+        li = subprocess.Popen(["libinput", "debug-events", "--device", dev.node], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(1.0)
+        ours0, theirs0 = cpu_seconds(d.proc.pid), cpu_seconds(li.pid)
+        for _ in range(3):
+            dev.play(events)
+        c.pump(1.0)
+        ours, theirs = cpu_seconds(d.proc.pid) - ours0, cpu_seconds(li.pid) - theirs0
+        li.terminate()
+        li.wait(5)
+        dev.remove()
+        print("MEASURE cpu seconds on the same stream: touchbridged {:.2f}, libinput debug-events {:.2f}, ratio {:.2f}".format(
+            ours, theirs, ours / theirs if theirs else float("nan")), flush=True)
+    finally:
+        d.stop()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True, help="directory with touchbridged and touchbridgectl")
+    parser.add_argument("--only", help="run only the recordings whose name contains this")
+    args = parser.parse_args()
+    subprocess.run(["modprobe", "uinput"], check=True)
+    print("lab: kernel {}, {}".format(os.uname().release, subprocess.run(["libinput", "--version"], capture_output=True, text=True).stdout.strip() and "libinput " + subprocess.run(["libinput", "--version"], capture_output=True, text=True).stdout.strip()), flush=True)
+    checks = [("recording " + n, lambda w, n=n: check_recording(args.bin, w, n)) for n in RECORDINGS if not args.only or args.only in n]
+    if not args.only:
+        checks += [("removal", lambda w: check_removal(args.bin, w)), ("SYN_DROPPED", lambda w: check_syn_dropped(args.bin, w)),
+                   ("permission", lambda w: check_unopenable(args.bin, w)), ("two screens", lambda w: check_two_screens(args.bin, w)),
+                   ("cpu", lambda w: measure_cpu(args.bin, w))]
+    for name, check in checks:
+        # Unix sockets cannot live on the host's shared filesystem: use the guest's own tmpfs.
+        with tempfile.TemporaryDirectory(prefix="tb-lab-", dir="/dev/shm" if os.path.isdir("/dev/shm") else "/run") as w:
+            try:
+                check(w)
+            except Exception as e:                      # a check that breaks is a failed check
+                report(name, False, "{}: {}".format(type(e).__name__, e))
+    failed = results.count(False)
+    print("{} passed, {} failed".format(results.count(True), failed), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# make bench: release-mode benchmarks. First the idle daemon (wakeups and memory over 10 s), then
+# touchbridge-bench (pipeline per frame, fixtures, hit-testing, memory over ten million frames).
+# The last line is one JSON object with every figure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=.build/release
+dir=$(mktemp -d)
+trap 'kill $daemon 2>/dev/null || true; rm -rf "$dir"' EXIT
+"$BIN/touchbridged" --no-devices --socket "$dir/tb.sock" 2>/dev/null &
+daemon=$!
+for _ in $(seq 100); do [ -S "$dir/tb.sock" ] && break; sleep 0.05; done
+sleep 1
+switches() { awk '/ctxt_switches/ { n += $2 } END { print n }' "/proc/$daemon/status"; }
+before=$(switches)
+sleep 10
+after=$(switches)
+rss=$(awk '/VmRSS/ { printf "%.2f", $2 / 1024 }' "/proc/$daemon/status")
+kill "$daemon"; wait "$daemon" 2>/dev/null || true
+wakeups=$((after - before))
+echo "idle daemon: $wakeups wakeups (context switches) in 10 s, resident $rss MiB"
+"$BIN/touchbridge-bench" --root=. --idle-wakeups="$wakeups" --idle-rss="$rss" "$@"
