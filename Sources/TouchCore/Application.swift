@@ -120,15 +120,10 @@ public final class Application: Responder {
         advance(to: time)
 
         // The last entry for an id wins.
-        var contacts: [Int: Contact] = [:]
-        contacts.reserveCapacity(frame.contacts.count)
-        var order: [Int] = []
-        order.reserveCapacity(frame.contacts.count)
-        for c in frame.contacts {
-            if contacts.updateValue(c, forKey: c.id) == nil { order.append(c.id) } else {
-                warnOnce("device \(frame.device): duplicate id",
-                         "device \(frame.device): contact id \(c.id) appears twice in one frame; the last one wins (logged once per device)")
-            }
+        let contacts = ContactTable(frame.contacts)
+        if let duplicate = contacts.duplicate {
+            warnOnce("device \(frame.device): duplicate id",
+                     "device \(frame.device): contact id \(duplicate) appears twice in one frame; the last one wins (logged once per device)")
         }
 
         // Taken out of the table while it changes, so that it is not copied (copy-on-write).
@@ -179,8 +174,8 @@ public final class Application: Responder {
         }
         // New contacts: began.
         var began: [Touch] = []
-        for id in order where touches[id] == nil {
-            let c = contacts[id]!
+        for c in contacts.list where touches[c.id] == nil {
+            let id = c.id
             if c.isCancelled { continue }     // cancelling what never began: nothing to do
             guard c.location.isFinite else {
                 warnOnce("device \(frame.device): non-finite new",
@@ -276,4 +271,34 @@ public final class Application: Responder {
         assert(devices.values.reduce(0) { $0 + $1.count } == liveTouches.count, "touch table out of step")
         #endif
     }
+}
+
+/// A frame's contacts by id, the last entry of an id winning, in the order the ids first appear.
+/// Looked up by a linear scan for the usual handful of contacts, through a dictionary beyond that.
+struct ContactTable {
+    private(set) var list: [Contact] = []
+    private var index: [Int: Int]?
+    /// An id that appeared more than once, if any.
+    private(set) var duplicate: Int?
+
+    init(_ contacts: [Contact]) {
+        list.reserveCapacity(contacts.count)
+        if contacts.count > 16 { index = [:] }
+        for c in contacts {
+            if let i = position(of: c.id) {
+                list[i] = c
+                duplicate = c.id
+            } else {
+                index?[c.id] = list.count
+                list.append(c)
+            }
+        }
+    }
+
+    private func position(of id: Int) -> Int? {
+        if let index { return index[id] }
+        return list.firstIndex { $0.id == id }
+    }
+
+    subscript(id: Int) -> Contact? { position(of: id).map { list[$0] } }
 }

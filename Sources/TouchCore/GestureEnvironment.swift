@@ -53,7 +53,9 @@ final class GestureEnvironment {
 
     func process(_ event: Event) {
         time = Swift.max(time, event.timestamp)
-        let touches = event.orderedTouches.filter { $0.window === window }
+        // With one window every touch is this window's: no need to look at each (a weak load apiece).
+        let touches = (window.application?.windows.count ?? 0) == 1
+            ? event.orderedTouches : event.orderedTouches.filter { $0.window === window }
         for t in touches where t.phase == .began && t.viewDelivery.isUnregistered {
             register(t, event: event)
         }
@@ -116,9 +118,32 @@ final class GestureEnvironment {
         for t in touches where t.phase != .stationary {
             for r in t.gestureRecognizers where !order.contains(where: { $0 === r }) { order.append(r) }
         }
+        // Each phase's touches of the whole event, as one set that every recognizer tracking all of
+        // them can share (the usual case: the recognizers of one view): fewer sets to hash.
+        var shared: [Set<Touch>?] = [nil, nil, nil, nil]
+        var sharedCounts = [0, 0, 0, 0]
+        for t in touches {
+            switch t.phase {
+            case .began: sharedCounts[0] += 1
+            case .moved: sharedCounts[1] += 1
+            case .ended: sharedCounts[2] += 1
+            case .cancelled: sharedCounts[3] += 1
+            case .stationary: break
+            }
+        }
         for r in order {
             // The recognizer's touches in this event, by phase (began, moved, ended, cancelled).
             var phases: UInt8 = 0
+            var counts = (0, 0, 0, 0)
+            for t in r.trackedTouches where t.lastEventSerial == event.serial {
+                switch t.phase {
+                case .began: counts.0 += 1
+                case .moved: counts.1 += 1
+                case .ended: counts.2 += 1
+                case .cancelled: counts.3 += 1
+                case .stationary: break
+                }
+            }
             for t in r.trackedTouches where t.lastEventSerial == event.serial {
                 switch t.phase {
                 case .began: phases |= 1
@@ -130,8 +155,21 @@ final class GestureEnvironment {
             }
             for (bit, phase) in GestureEnvironment.phaseBits where phases & bit != 0 {
                 guard r.isEnabled, r.storedState.receivesTouches, r.isParticipating else { break }   // P3
-                var set = Set<Touch>(minimumCapacity: r.trackedTouches.count)
-                for t in r.trackedTouches where t.phase == phase && t.lastEventSerial == event.serial { set.insert(t) }
+                let slot = phase == .began ? 0 : phase == .moved ? 1 : phase == .ended ? 2 : 3
+                let mine = slot == 0 ? counts.0 : slot == 1 ? counts.1 : slot == 2 ? counts.2 : counts.3
+                let set: Set<Touch>
+                if mine == sharedCounts[slot] {
+                    if shared[slot] == nil {
+                        var all = Set<Touch>(minimumCapacity: mine)
+                        for t in touches where t.phase == phase { all.insert(t) }
+                        shared[slot] = all
+                    }
+                    set = shared[slot]!
+                } else {
+                    var own = Set<Touch>(minimumCapacity: mine)
+                    for t in r.trackedTouches where t.phase == phase && t.lastEventSerial == event.serial { own.insert(t) }
+                    set = own
+                }
                 guard !set.isEmpty else { continue }
                 event.recognizerDelivery = (r, set)
                 depth += 1

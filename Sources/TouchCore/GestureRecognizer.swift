@@ -161,6 +161,16 @@ open class GestureRecognizer: CustomStringConvertible {
     /// transition, so a pan can start its translation at zero.
     func willBeginAfterSatisfyingFailureRequirements() {}
 
+    /// For continuous recognizers whose gesture lasts until every finger has lifted (PAN6, PI3, RO3):
+    /// ended if it had begun, failed if it never did.
+    func endAfterLastLift() {
+        switch state {
+        case .possible: state = .failed
+        case .began, .changed: state = .ended
+        case .ended, .cancelled, .failed: break
+        }
+    }
+
     /// The clock of the gesture environment: the timestamp of the event or timer being processed.
     public var currentTime: Double { environment?.time ?? 0 }
 

@@ -119,11 +119,7 @@ open class PanGestureRecognizer: GestureRecognizer {
             lastSampleLocation = after
             return
         }
-        switch state {                         // PAN6: ends when every finger has lifted
-        case .possible: state = .failed
-        case .began, .changed: state = .ended
-        case .ended, .cancelled, .failed: break
-        }
+        endAfterLastLift()                     // PAN6: ends when every finger has lifted
     }
 
     override open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {

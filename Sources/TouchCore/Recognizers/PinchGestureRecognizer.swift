@@ -75,11 +75,7 @@ open class PinchGestureRecognizer: GestureRecognizer {
         super.touchesEnded(touches, with: event)
         tracker.remove(touches)
         guard tracker.isEmpty else { return }
-        switch state {
-        case .possible: state = .failed
-        case .began, .changed: state = .ended
-        case .ended, .cancelled, .failed: break
-        }
+        endAfterLastLift()
     }
 
     override open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
