@@ -336,10 +336,20 @@ public struct JSONWriter {
     public mutating func key(_ k: StaticString) {
         separator()
         storage.append(UInt8(ascii: "\""))
-        k.withUTF8Buffer { storage.append($0) }
+        append(k)
         storage.append(UInt8(ascii: "\""))
         storage.append(UInt8(ascii: ":"))
         noComma()
+    }
+
+    /// Appends text verbatim: for fixed pieces of a line such as `,"time":`. Outside an object
+    /// (`beginObject`) values take no separators, so a line can be written as fragments and values.
+    @inline(__always)
+    public mutating func fragment(_ s: StaticString) { append(s) }
+
+    @inline(__always)
+    private mutating func append(_ s: StaticString) {
+        storage.append(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
     public mutating func key(string k: String) {
@@ -354,19 +364,18 @@ public struct JSONWriter {
     public mutating func staticString(_ s: StaticString) {
         separator()
         storage.append(UInt8(ascii: "\""))
-        s.withUTF8Buffer { storage.append($0) }
+        append(s)
         storage.append(UInt8(ascii: "\""))
     }
 
     public mutating func bool(_ b: Bool) {
         separator()
-        let word: StaticString = b ? "true" : "false"
-        word.withUTF8Buffer { storage.append($0) }
+        append(b ? "true" : "false")
     }
 
     public mutating func null() {
         separator()
-        ("null" as StaticString).withUTF8Buffer { storage.append($0) }
+        append("null")
     }
 
     public mutating func int(_ v: Int) {
@@ -377,7 +386,7 @@ public struct JSONWriter {
     /// A number rounded to 6 decimals, written without a trailing ".0"; non-finite values are null.
     public mutating func number(_ v: Double) {
         separator()
-        guard v.isFinite else { ("null" as StaticString).withUTF8Buffer { storage.append($0) }; return }
+        guard v.isFinite else { append("null"); return }
         let scaled = (v * 1_000_000).rounded()
         guard abs(scaled) < 9e15 else {
             for b in v.description.utf8 { storage.append(b) }

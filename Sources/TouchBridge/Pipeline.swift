@@ -111,46 +111,69 @@ public final class Pipeline {
     /// {"event":"gesture","time":T,"device":D,"recognizer":N,"type":T,"state":S,"view":V,"x":…,"y":…,"touches":N,…}
     func report(_ g: GestureRecognizer, _ kind: Kind, _ name: String) {
         guard let onLine else { return }
+        // Written as fixed fragments and values (no per-key bookkeeping): this runs for every update
+        // of every continuous gesture.
         writer.reset()
-        writer.beginObject()
-        writer.key("event"); writer.staticString("gesture")
-        writer.key("time"); writer.number(g.currentTime)
-        writer.key("device"); if let d = g.gestureTouches.first?.device { writer.int(d) } else { writer.null() }
-        writer.key("recognizer"); writer.string(name)
-        writer.key("type"); writer.staticString(kind.typeName)
-        writer.key("state"); writer.staticString(Pipeline.stateName(g))
-        writer.key("view"); if let v = g.view?.name { writer.string(v) } else { writer.null() }
+        writer.fragment(#"{"event":"gesture","time":"#)
+        writer.number(g.currentTime)
+        writer.fragment(#","device":"#)
+        if let d = g.gestureTouches.first?.device { writer.int(d) } else { writer.null() }
+        writer.fragment(#","recognizer":"#)
+        writer.string(name)
+        writer.fragment(#","type":""#)
+        writer.fragment(kind.typeName)
+        writer.fragment(#"","state":""#)
+        writer.fragment(Pipeline.stateName(g))
+        writer.fragment(#"","view":"#)
+        if let v = g.view?.name { writer.string(v) } else { writer.null() }
         let p = g.location(in: nil)
-        writer.key("x"); writer.number(p.x)
-        writer.key("y"); writer.number(p.y)
-        writer.key("touches"); writer.int(g.numberOfTouches)
+        writer.fragment(#","x":"#)
+        writer.number(p.x)
+        writer.fragment(#","y":"#)
+        writer.number(p.y)
+        writer.fragment(#","touches":"#)
+        writer.int(g.numberOfTouches)
         switch kind {
         case .tap(let t):
-            writer.key("taps"); writer.int(t.numberOfTapsRequired)
+            writer.fragment(#","taps":"#)
+            writer.int(t.numberOfTapsRequired)
         case .swipe(let s):
-            writer.key("direction"); writer.string(s.recognizedDirection.description)
+            writer.fragment(#","direction":"#)
+            writer.string(s.recognizedDirection.description)
         case .pan(let pan):
             writePan(pan)
         case .edgePan(let e):
             writePan(e)
-            writer.key("edge"); writer.string(e.touchedEdge.description)
+            writer.fragment(#","edge":"#)
+            writer.string(e.touchedEdge.description)
         case .pinch(let pinch):
-            writer.key("scale"); writer.number(pinch.scale)
-            writer.key("velocity"); writer.number(pinch.velocity)
+            writer.fragment(#","scale":"#)
+            writer.number(pinch.scale)
+            writer.fragment(#","velocity":"#)
+            writer.number(pinch.velocity)
         case .rotation(let r):
-            writer.key("rotation"); writer.number(r.rotation)
-            writer.key("velocity"); writer.number(r.velocity)
+            writer.fragment(#","rotation":"#)
+            writer.number(r.rotation)
+            writer.fragment(#","velocity":"#)
+            writer.number(r.velocity)
         case .longPress, .custom:
             break
         }
-        writer.endObject()
+        writer.fragment("}")
         onLine(.gestures, writer.bytes)
     }
 
     private func writePan(_ pan: PanGestureRecognizer) {
         let t = pan.translation(in: nil), v = pan.velocity(in: nil)
-        writer.key("translation"); writer.beginObject(); writer.key("x"); writer.number(t.x); writer.key("y"); writer.number(t.y); writer.endObject()
-        writer.key("velocity"); writer.beginObject(); writer.key("x"); writer.number(v.x); writer.key("y"); writer.number(v.y); writer.endObject()
+        writer.fragment(#","translation":{"x":"#)
+        writer.number(t.x)
+        writer.fragment(#","y":"#)
+        writer.number(t.y)
+        writer.fragment(#"},"velocity":{"x":"#)
+        writer.number(v.x)
+        writer.fragment(#","y":"#)
+        writer.number(v.y)
+        writer.fragment("}")
     }
 
     /// {"event":"touch","time","device","id","phase","x","y","view","tapCount","majorRadius","force"}
@@ -158,27 +181,33 @@ public final class Pipeline {
         guard let onLine else { return }
         for t in e.orderedTouches where t.phase != .stationary {
             writer.reset()
-            writer.beginObject()
-            writer.key("event"); writer.staticString("touch")
-            writer.key("time"); writer.number(t.timestamp)
-            writer.key("device"); writer.int(t.device)
-            writer.key("id"); writer.int(t.identifier)
-            writer.key("phase")
+            writer.fragment(#"{"event":"touch","time":"#)
+            writer.number(t.timestamp)
+            writer.fragment(#","device":"#)
+            writer.int(t.device)
+            writer.fragment(#","id":"#)
+            writer.int(t.identifier)
             switch t.phase {
-            case .began: writer.staticString("began")
-            case .moved: writer.staticString("moved")
-            case .stationary: writer.staticString("stationary")
-            case .ended: writer.staticString("ended")
-            case .cancelled: writer.staticString("cancelled")
+            case .began: writer.fragment(#","phase":"began""#)
+            case .moved: writer.fragment(#","phase":"moved""#)
+            case .stationary: writer.fragment(#","phase":"stationary""#)
+            case .ended: writer.fragment(#","phase":"ended""#)
+            case .cancelled: writer.fragment(#","phase":"cancelled""#)
             }
             let p = t.location(in: nil)
-            writer.key("x"); writer.number(p.x)
-            writer.key("y"); writer.number(p.y)
-            writer.key("view"); if let v = t.view?.name { writer.string(v) } else { writer.null() }
-            writer.key("tapCount"); writer.int(t.tapCount)
-            writer.key("majorRadius"); writer.number(t.majorRadius)
-            writer.key("force"); writer.number(t.force)
-            writer.endObject()
+            writer.fragment(#","x":"#)
+            writer.number(p.x)
+            writer.fragment(#","y":"#)
+            writer.number(p.y)
+            writer.fragment(#","view":"#)
+            if let v = t.view?.name { writer.string(v) } else { writer.null() }
+            writer.fragment(#","tapCount":"#)
+            writer.int(t.tapCount)
+            writer.fragment(#","majorRadius":"#)
+            writer.number(t.majorRadius)
+            writer.fragment(#","force":"#)
+            writer.number(t.force)
+            writer.fragment("}")
             onLine(.touches, writer.bytes)
         }
     }
