@@ -390,9 +390,11 @@ final class GestureEnvironment {
             || b.delegate?.gestureRecognizer(b, shouldRecognizeSimultaneouslyWith: a) == true
     }
 
-    /// The hit-test views of the recognizer's touches, each once (S5 asks them).
+    /// The recognizer's own view and the hit-test views of its touches, each once (S5 asks them: a
+    /// control under a superview's recognizer can refuse it, X6).
     private func touchedViews(of r: GestureRecognizer) -> [View] {
         var views: [View] = []
+        if let own = r.view { views.append(own) }
         for t in r.sequenceTouches {
             if let v = t.view, !views.contains(where: { $0 === v }) { views.append(v) }
         }

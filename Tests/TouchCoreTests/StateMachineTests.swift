@@ -163,3 +163,26 @@ struct StateMachineTests {
         #expect(log == ["began", "changed", "ended"])
     }
 }
+
+@Suite("S5: views asked before a recognizer begins")
+struct ViewShouldBeginTests {
+    @Test("The recognizer's own view may refuse it, as the touched view may")
+    func ownView() {
+        final class Refusing: View {
+            var asked = 0
+            override func gestureRecognizerShouldBegin(_ g: GestureRecognizer) -> Bool {
+                asked += 1
+                return false
+            }
+        }
+        let s = Scene()
+        let outer = Refusing(frame: Rect(x: 0, y: 0, width: 400, height: 400))
+        s.window.addSubview(outer)
+        let inner = s.view("inner", 100, 100, 100, 100, in: outer)
+        s.attach(TapGestureRecognizer(), "tap", to: outer)
+        s.tap(1, 150, 150, at: 0)
+        #expect(outer.asked == 1)
+        #expect(s.recorder.lines == ["inner.began #1", "inner.ended #1"])
+        _ = inner
+    }
+}
