@@ -262,6 +262,18 @@ def partial(path, workdir, fraction):
     return out
 
 
+def check_devices_command(binaries, workdir):
+    dev = Device(description_of(os.path.join(FIX, "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-tap.events")))
+    try:
+        out = subprocess.run([os.path.join(binaries, "touchbridgectl"), "devices"], capture_output=True, text=True, timeout=30)
+        text = out.stdout
+        ok = (dev.node in text and "Wacom ISDv4 E6 Finger" in text and "056a:00e6" in text
+              and "multitouch protocol B, 2 slots" in text and "0…2776" in text and "mapping:" in text)
+        report("touchbridgectl devices lists the touchscreen with its ranges, slots and mapping", ok, "" if ok else text[-400:])
+    finally:
+        dev.remove()
+
+
 def check_removal(binaries, workdir):
     path = os.path.join(FIX, "evemu-devices__atmel-maxtouch-ts__1fg-drag-up-down.evemu")
     d = Daemon(binaries, workdir)
@@ -480,7 +492,8 @@ def main():
     print("lab: kernel {}, {}".format(os.uname().release, subprocess.run(["libinput", "--version"], capture_output=True, text=True).stdout.strip() and "libinput " + subprocess.run(["libinput", "--version"], capture_output=True, text=True).stdout.strip()), flush=True)
     checks = [("recording " + n, lambda w, n=n: check_recording(args.bin, w, n)) for n in RECORDINGS if not args.only or args.only in n]
     if not args.only:
-        checks += [("removal", lambda w: check_removal(args.bin, w)), ("SYN_DROPPED", lambda w: check_syn_dropped(args.bin, w)),
+        checks += [("devices command", lambda w: check_devices_command(args.bin, w)),
+                   ("removal", lambda w: check_removal(args.bin, w)), ("SYN_DROPPED", lambda w: check_syn_dropped(args.bin, w)),
                    ("permission", lambda w: check_unopenable(args.bin, w)), ("two screens", lambda w: check_two_screens(args.bin, w)),
                    ("cpu", lambda w: measure_cpu(args.bin, w))]
     for name, check in checks:

@@ -326,6 +326,22 @@ class LifecycleTests(unittest.TestCase):
             ns.close()
             shutil.rmtree(tmp, ignore_errors=True)
 
+    def test_sd_notify_watchdog(self):
+        tmp = tempfile.mkdtemp()
+        notify_path = os.path.join(tmp, "notify")
+        ns = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        ns.bind(notify_path)
+        d = Daemon("--no-devices", env={"NOTIFY_SOCKET": notify_path, "WATCHDOG_USEC": "200000"})
+        try:
+            ns.settimeout(5)
+            messages = [ns.recv(4096) for _ in range(3)]
+            self.assertIn(b"READY=1", messages[0])
+            self.assertEqual(messages[1:], [b"WATCHDOG=1", b"WATCHDOG=1"])
+        finally:
+            d.stop()
+            ns.close()
+            shutil.rmtree(tmp, ignore_errors=True)
+
     @unittest.skipUnless(shutil.which("systemd-socket-activate"), "systemd-socket-activate is not installed")
     def test_socket_activation(self):
         tmp = tempfile.mkdtemp()
