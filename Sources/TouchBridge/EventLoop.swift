@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import TouchInput
 
 /// A single-threaded epoll loop: file descriptors with handlers, nothing else. No polling: when nothing
 /// happens, `epoll_wait` sleeps without a timeout, so an idle daemon makes no wakeups.
@@ -10,7 +11,7 @@ public final class EventLoop {
 
     public init() throws {
         epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard epfd >= 0 else { throw SystemError2("epoll_create1", errno) }
+        guard epfd >= 0 else { throw SystemError("epoll_create1", "the event loop", errno: errno) }
     }
 
     deinit { close(epfd) }
@@ -24,7 +25,7 @@ public final class EventLoop {
         var ev = epoll_event()
         ev.events = events
         ev.data.fd = fd
-        guard epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) == 0 else { throw SystemError2("epoll_ctl(ADD)", errno) }
+        guard epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) == 0 else { throw SystemError("epoll_ctl", "fd \(fd)", errno: errno) }
         handlers[fd] = handler
     }
 
@@ -62,24 +63,13 @@ public final class EventLoop {
     }
 }
 
-/// An errno with the call that set it.
-public struct SystemError2: Error, CustomStringConvertible {
-    public var call: String
-    public var errno: Int32
-    public init(_ call: String, _ errno: Int32) {
-        self.call = call
-        self.errno = errno
-    }
-    public var description: String { "\(call): \(String(cString: strerror(errno)))" }
-}
-
 /// A CLOCK_MONOTONIC timerfd armed at absolute times (the Application's next deadline).
 public final class Timer {
     public let fd: Int32
 
     public init() throws {
         fd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-        guard fd >= 0 else { throw SystemError2("timerfd_create", errno) }
+        guard fd >= 0 else { throw SystemError("timerfd_create", "the deadline timer", errno: errno) }
     }
 
     deinit { close(fd) }
@@ -122,7 +112,7 @@ public final class SignalReceiver {
         for s in signals { sigaddset(&mask, s) }
         sigprocmask(SIG_BLOCK, &mask, nil)
         fd = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
-        guard fd >= 0 else { throw SystemError2("signalfd", errno) }
+        guard fd >= 0 else { throw SystemError("signalfd", "signals", errno: errno) }
         signal(SIGPIPE, SIG_IGN)
     }
 

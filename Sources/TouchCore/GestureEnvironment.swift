@@ -25,8 +25,6 @@ final class GestureEnvironment {
     var participants: [GestureRecognizer] = []
     /// Touches whose view delivery waits on a recognizer (C2, C3), possibly after they ended.
     var gatedTouches: [Touch] = []
-    /// A recognizer ignored a touch: the gating may release it.
-    var gatingMayHaveChanged = false
     /// The event whose recognizer delivery is under way; its view delivery is still to come.
     var eventInProgress: Event?
     /// What is being processed, for the transition log: "touchesMoved", "timer", …
@@ -259,7 +257,6 @@ final class GestureEnvironment {
         for t in r.sequenceTouches { t.gestureRecognizers.removeAll { $0 === r } }
         resetRecognizer(r, input: "removed from its view")
         groupsMayHaveFinished = true
-        gatingMayHaveChanged = true
     }
 
     /// F1, F2: leave possible now, wait for requirements, or fail.

@@ -125,7 +125,6 @@ open class GestureRecognizer: CustomStringConvertible {
         trackedTouches.removeAll { $0 === touch }
         sequenceTouches.removeAll { $0 === touch }
         touch.gestureRecognizers.removeAll { $0 === self }
-        environment?.gatingMayHaveChanged = true
     }
 
     // MARK: For subclasses (UIGestureRecognizerSubclass.h)

@@ -81,7 +81,6 @@ extension GestureEnvironment {
     /// C2, C3: touches whose recognizers have all decided get their late delivery.
     func releaseGatedTouches() {
         guard !gatedTouches.isEmpty else { return }
-        gatingMayHaveChanged = false
         for t in gatedTouches {
             switch t.viewDelivery {
             case .beganDelayed(let snapshot):
