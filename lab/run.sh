@@ -24,7 +24,10 @@ KERNEL=$(ls /boot/vmlinuz-* | sort -V | tail -n 1)
 OUT=$(mktemp -d)
 echo "lab: booting $KERNEL under qemu (no KVM), results in $OUT"
 # KVM is present here but fails with an MSR error; software emulation boots in about 15 s.
+# vng's own output goes to a file: it reopens its standard output, which would truncate a log file
+# that the caller redirected this script into.
 timeout 1200 "$VNG" --disable-kvm --memory 2G --run "$KERNEL" --rwdir "$OUT" \
-    --exec "python3 $PWD/lab/lab.py --bin $BIN ${LAB_ARGS:-} > $OUT/results.txt 2>&1" || true
+    --exec "python3 $PWD/lab/lab.py --bin $BIN ${LAB_ARGS:-} > $OUT/results.txt 2>&1" > "$OUT/vng.log" 2>&1 < /dev/null || {
+    echo "lab: the guest did not finish; vng said:"; tail -n 20 "$OUT/vng.log"; }
 cat "$OUT/results.txt" || true
 tail -n 1 "$OUT/results.txt" 2>/dev/null | grep -Eq '^[0-9]+ passed, 0 failed$'
