@@ -11,7 +11,8 @@ public enum Ctl {
     commands:
       listen [--touches] [--devices] [--socket PATH]
                           print the daemon's lines (gestures; touches and devices when asked)
-      devices             list the touchscreens: node, name, ids, ranges, slots, resolution, mapping
+      devices [--scene FILE] [--tablets]
+                          list the touchscreens: node, name, ids, ranges, slots, resolution, mapping
       replay [--scene FILE] [--touches] [--desc FILE] RECORDING...
                           run recordings through the pipeline offline, on their own timestamps, and
                           print the lines the daemon would send
