@@ -25,27 +25,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIX = os.path.join(ROOT, "Tests", "Fixtures")
 SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared", "recordings"))
 
-RECORDINGS = [
-    "evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu",
-    "evemu-devices__atmel-maxtouch-ts__1fg-drag-up-down.evemu",
-    "evemu-devices__atmel-maxtouch-ts__2fg-press-hold-release.evemu",
-    "evemu-devices__atmel-maxtouch-ts__4fg-swipe-down.evemu",
-    "evemu-devices__ep0430m09-ts__1fg-drag-up-down.evemu",
-    "evemu-devices__ep0430m09-ts__2fg-press-release.evemu",
-    "evemu-devices__ep0430m09-ts__2fg-scroll-down.evemu",
-    "evemu-devices__ep0430m09-ts__4fg-swipe-down.evemu",
-    "evemu-devices__ntrig-protocolA-ts__1fg-drag-diagonal.events",
-    "evemu-devices__ntrig-protocolA-ts__2fg-press-release.events",
-    "evemu-devices__quanta-optical-ts__1fg-9-touches-drags.events",
-    "evemu-devices__wacom-isdv4-e6-finger-ts__1fg-circle.events",
-    "evemu-devices__wacom-isdv4-e6-finger-ts__1fg-scroll-down.events",
-    "evemu-devices__wacom-isdv4-e6-finger-ts__1fg-swipe-right.events",
-    "evemu-devices__wacom-isdv4-e6-finger-ts__1fg-tap.events",
-    "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-circle.events",
-    "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-scroll-down.events",
-    "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-swipe-right.events",
-    "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-tap.events",
-]
+# Every recording in Tests/Fixtures (the descriptions and the NOTICE are not recordings).
+RECORDINGS = sorted(f for f in os.listdir(FIX) if f.endswith((".evemu", ".events")))
 
 results = []
 

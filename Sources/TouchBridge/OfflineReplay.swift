@@ -16,7 +16,7 @@ public enum OfflineReplay {
         pipeline.onLine = { topic, bytes in
             if topics.contains(topic) { out.append(String(decoding: bytes, as: UTF8.self)) }
         }
-        let config = scene.devices.first { _ in true } ?? DeviceConfig()
+        let config = scene.devices.first ?? DeviceConfig()
         guard var mapping = CoordinateMapping(device: recording.device, target: scene.window.bounds) else { return out }
         config.configure(&mapping, window: scene.window.bounds, udevCalibration: nil)
         var player = RecordingPlayer(device: recording.device, mapping: mapping, deviceIndex: 0) { log.warning("\(recording.source): \($0)") }

@@ -30,16 +30,7 @@ public final class Scene {
 
     /// The socket protocol's "type" of a recognizer.
     public static func typeName(_ r: GestureRecognizer) -> String {
-        switch r {
-        case is ScreenEdgePanGestureRecognizer: "screenEdgePan"
-        case is PanGestureRecognizer: "pan"
-        case is TapGestureRecognizer: "tap"
-        case is LongPressGestureRecognizer: "longPress"
-        case is SwipeGestureRecognizer: "swipe"
-        case is PinchGestureRecognizer: "pinch"
-        case is RotationGestureRecognizer: "rotation"
-        default: "custom"
-        }
+        Pipeline.Kind(r).typeName.description
     }
 
     public static func load(path: String) throws -> Scene {

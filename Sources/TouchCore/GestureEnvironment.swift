@@ -131,7 +131,6 @@ final class GestureEnvironment {
         }
         for r in order {
             // The recognizer's touches in this event, by phase (began, moved, ended, cancelled).
-            var phases: UInt8 = 0
             var counts = (0, 0, 0, 0)
             for t in r.trackedTouches where t.lastEventSerial == event.serial {
                 switch t.phase {
@@ -142,15 +141,7 @@ final class GestureEnvironment {
                 case .stationary: break
                 }
             }
-            for t in r.trackedTouches where t.lastEventSerial == event.serial {
-                switch t.phase {
-                case .began: phases |= 1
-                case .moved: phases |= 2
-                case .ended: phases |= 4
-                case .cancelled: phases |= 8
-                case .stationary: break
-                }
-            }
+            let phases: UInt8 = (counts.0 > 0 ? 1 : 0) | (counts.1 > 0 ? 2 : 0) | (counts.2 > 0 ? 4 : 0) | (counts.3 > 0 ? 8 : 0)
             for (bit, phase) in GestureEnvironment.phaseBits where phases & bit != 0 {
                 guard r.isEnabled, r.storedState.receivesTouches, r.isParticipating else { break }   // P3
                 let slot = phase == .began ? 0 : phase == .moved ? 1 : phase == .ended ? 2 : 3

@@ -232,26 +232,23 @@ open class GestureRecognizer: CustomStringConvertible {
         return sum / Double(touches.count)
     }
 
+    /// The window the gesture happens in: its touches', else its view's.
+    private var referenceWindow: Window? { trackedTouches.first?.window ?? view?.window }
+
     /// A screen point (the touches' space) in `view`'s space (nil: the window's).
     func screenToView(_ p: Point, _ view: View?) -> Point {
-        let window = trackedTouches.first?.window ?? self.view?.window
-        guard let window else { return view?.convert(p, from: nil) ?? p }
-        let w = window.convertFromSuperview(p)
-        guard let view else { return w }
-        return view === window ? w : view.convert(w, from: window)
+        View.convertFromScreen(p, window: referenceWindow, to: view)
     }
 
     /// A screen-space displacement in `view`'s space (nil: the window's): for translation and velocity.
     func screenVectorToView(_ v: Point, _ view: View?) -> Point {
-        screenToView(v, view) - screenToView(.zero, view)
+        let window = referenceWindow
+        return View.convertFromScreen(v, window: window, to: view) - View.convertFromScreen(.zero, window: window, to: view)
     }
 
     /// A point in `view`'s space (nil: the window's) in screen points.
     func viewToScreen(_ p: Point, _ view: View?) -> Point {
-        let window = trackedTouches.first?.window ?? self.view?.window
-        guard let window else { return view?.convert(p, to: nil) ?? p }
-        let w = view.map { $0 === window ? p : $0.convert(p, to: window) } ?? p
-        return window.convertToSuperview(w)
+        View.convertToScreen(p, window: referenceWindow, from: view)
     }
 
     /// A displacement in `view`'s space (nil: the window's) in screen points.

@@ -114,10 +114,7 @@ public final class Touch: Hashable, CustomStringConvertible {
 
     /// Screen → the touch's window → `view` (nil: the window's own space).
     func convertFromScreen(_ p: Point, to view: View?) -> Point {
-        guard let window else { return view?.convert(p, from: nil) ?? p }
-        let inWindow = window.convertFromSuperview(p)
-        guard let view else { return inWindow }
-        return view === window ? inWindow : view.convert(inWindow, from: window)
+        View.convertFromScreen(p, window: window, to: view)
     }
 
     /// Whether the touch is still down (not ended, not cancelled).

@@ -88,4 +88,20 @@ extension View {
     func convertVectorFromWindow(_ v: Point) -> Point {
         convert(v, from: nil) - convert(Point.zero, from: nil)
     }
+
+    /// Screen points (where digitizers report and windows are placed) → `window` → `view`'s bounds
+    /// space (nil: the window's own). Without a window, `view`'s root stands in for it.
+    static func convertFromScreen(_ p: Point, window: Window?, to view: View?) -> Point {
+        guard let window else { return view?.convert(p, from: nil) ?? p }
+        let inWindow = window.convertFromSuperview(p)
+        guard let view else { return inWindow }
+        return view === window ? inWindow : view.convert(inWindow, from: window)
+    }
+
+    /// The inverse of `convertFromScreen`: `view`'s space (nil: the window's) → screen points.
+    static func convertToScreen(_ p: Point, window: Window?, from view: View?) -> Point {
+        guard let window else { return view?.convert(p, to: nil) ?? p }
+        let inWindow = view.map { $0 === window ? p : $0.convert(p, to: window) } ?? p
+        return window.convertToSuperview(inWindow)
+    }
 }
