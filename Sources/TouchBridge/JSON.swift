@@ -384,6 +384,8 @@ public struct JSONWriter {
     }
 
     /// A number rounded to 6 decimals, written without a trailing ".0"; non-finite values are null.
+    /// Digits are formed two at a time in a stack buffer and appended at once: gesture lines carry
+    /// about ten numbers each, on every frame of a continuous gesture.
     public mutating func number(_ v: Double) {
         separator()
         guard v.isFinite else { append("null"); return }
@@ -392,38 +394,80 @@ public struct JSONWriter {
             for b in v.description.utf8 { storage.append(b) }
             return
         }
-        var n = Int64(scaled)
-        if n < 0 { storage.append(UInt8(ascii: "-")); n = -n }
-        appendInt(Int(n / 1_000_000))
+        let n = UInt64(abs(scaled))
+        var buffer = DigitBuffer()
         var frac = n % 1_000_000
-        guard frac != 0 else { return }
-        storage.append(UInt8(ascii: "."))
-        var digits = 6
-        while frac % 10 == 0 { frac /= 10; digits -= 1 }
-        var divisor: Int64 = 1
-        for _ in 1..<digits { divisor *= 10 }
-        while divisor > 0 {
-            storage.append(UInt8(ascii: "0") + UInt8(frac / divisor))
-            frac %= divisor
-            divisor /= 10
+        if frac != 0 {
+            var digits = 6
+            while frac % 10 == 0 { frac /= 10; digits -= 1 }
+            buffer.prepend(frac, minimumDigits: digits)
+            buffer.prepend(UInt8(ascii: "."))
         }
+        buffer.prepend(n / 1_000_000)
+        if scaled < 0 && n != 0 { buffer.prepend(UInt8(ascii: "-")) }
+        buffer.withBytes { storage.append($0) }
     }
 
     private mutating func appendInt(_ v: Int) {
-        if v == 0 { storage.append(UInt8(ascii: "0")); return }
-        var n = v.magnitude
-        if v < 0 { storage.append(UInt8(ascii: "-")) }
-        var digits = 0
-        var m = n
-        while m > 0 { m /= 10; digits += 1 }
-        storage.reserve(digits)
-        var i = storage.count + digits - 1
-        while n > 0 {
-            storage.base[i] = UInt8(ascii: "0") + UInt8(n % 10)
-            n /= 10
-            i -= 1
+        var buffer = DigitBuffer()
+        buffer.prepend(UInt64(v.magnitude))
+        if v < 0 { buffer.prepend(UInt8(ascii: "-")) }
+        buffer.withBytes { storage.append($0) }
+    }
+
+    /// Appends bytes verbatim (a piece of a line prepared earlier).
+    public mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) { storage.append(bytes) }
+
+    /// Up to 32 bytes of a number, written from the end towards the front.
+    private struct DigitBuffer {
+        private var bytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        private var start = 32
+
+        /// "00" "01" … "99": two digits per division.
+        private static let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+        mutating func prepend(_ b: UInt8) {
+            start -= 1
+            let i = start
+            withUnsafeMutableBytes(of: &bytes) { $0[i] = b }
         }
-        storage.count += digits
+
+        /// `value` in decimal, padded with zeros to at least `minimumDigits`.
+        mutating func prepend(_ value: UInt64, minimumDigits: Int = 1) {
+            var v = value
+            var s = start
+            let pairs = DigitBuffer.pairs.utf8Start
+            withUnsafeMutableBytes(of: &bytes) { out in
+                while v >= 100 {
+                    let r = Int(v % 100)
+                    v /= 100
+                    out[s - 1] = pairs[2 * r + 1]
+                    out[s - 2] = pairs[2 * r]
+                    s -= 2
+                }
+                if v >= 10 {
+                    out[s - 1] = pairs[2 * Int(v) + 1]
+                    out[s - 2] = pairs[2 * Int(v)]
+                    s -= 2
+                } else {
+                    out[s - 1] = UInt8(ascii: "0") + UInt8(v)
+                    s -= 1
+                }
+                while start - s < minimumDigits {
+                    out[s - 1] = UInt8(ascii: "0")
+                    s -= 1
+                }
+            }
+            start = s
+        }
+
+        func withBytes(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+            var copy = bytes
+            let s = start
+            withUnsafeBytes(of: &copy) { raw in
+                body(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[s..<32]))
+            }
+        }
     }
 
     private mutating func rawString(_ s: String) {

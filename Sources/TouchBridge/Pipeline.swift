@@ -17,8 +17,9 @@ public struct Topics: OptionSet, Sendable {
 public final class Pipeline {
     public private(set) var scene: Scene
     public private(set) var application: Application
-    /// Receives each line (without the newline) and the topic it belongs to.
-    public var onLine: ((Topics, [UInt8]) -> Void)?
+    /// Receives each line (without the newline) and the topic it belongs to. The bytes are valid
+    /// only during the call: copy what you keep.
+    public var onLine: ((Topics, UnsafeBufferPointer<UInt8>) -> Void)?
     /// Touch lines cost time: they are made only when someone wants them.
     public var wantsTouches = false
     private let log: Logger
@@ -43,10 +44,10 @@ public final class Pipeline {
         application.onWarning = { [log] in log.warning($0) }
         if log.level >= .debug { application.debugLog = { [log] in log.debug($0) } }
         for r in scene.recognizers {
-            // What kind of recognizer it is, decided once rather than on every action.
-            let kind = Kind(r)
-            let name = r.name ?? ""
-            r.addTarget { [unowned self] g in self.report(g, kind, name) }
+            // What kind of recognizer it is and the fixed part of its lines, decided once rather than
+            // on every action.
+            let fields = GestureFields(r)
+            r.addTarget { [unowned self] g in self.report(g, fields) }
         }
         application.onEvent = { [unowned self] e in if self.wantsTouches { self.reportTouches(e) } }
     }
@@ -108,8 +109,38 @@ public final class Pipeline {
         }
     }
 
+    /// The parts of a recognizer's gesture lines that do not change from one line to the next:
+    /// its kind, and `,"recognizer":N,"type":T,"state":"` and `","view":V` as bytes (the view's
+    /// name is checked on every line, and the bytes remade if it changed).
+    final class GestureFields {
+        let kind: Kind
+        let recognizerAndType: [UInt8]
+        private(set) var viewName: String?
+        private(set) var view: [UInt8] = []
+
+        init(_ g: GestureRecognizer) {
+            kind = Kind(g)
+            var w = JSONWriter(capacity: 128)
+            w.fragment(#","recognizer":"#)
+            w.string(g.name ?? "")
+            w.fragment(#","type":""#)
+            w.fragment(kind.typeName)
+            w.fragment(#"","state":""#)
+            recognizerAndType = w.bytes
+            update(viewName: g.view?.name)
+        }
+
+        func update(viewName name: String?) {
+            viewName = name
+            var w = JSONWriter(capacity: 128)
+            w.fragment(#"","view":"#)
+            if let name { w.string(name) } else { w.null() }
+            view = w.bytes
+        }
+    }
+
     /// {"event":"gesture","time":T,"device":D,"recognizer":N,"type":T,"state":S,"view":V,"x":…,"y":…,"touches":N,…}
-    func report(_ g: GestureRecognizer, _ kind: Kind, _ name: String) {
+    func report(_ g: GestureRecognizer, _ fields: GestureFields) {
         guard let onLine else { return }
         // Written as fixed fragments and values (no per-key bookkeeping): this runs for every update
         // of every continuous gesture.
@@ -118,14 +149,12 @@ public final class Pipeline {
         writer.number(g.currentTime)
         writer.fragment(#","device":"#)
         if let d = g.gestureTouches.first?.device { writer.int(d) } else { writer.null() }
-        writer.fragment(#","recognizer":"#)
-        writer.string(name)
-        writer.fragment(#","type":""#)
-        writer.fragment(kind.typeName)
-        writer.fragment(#"","state":""#)
+        fields.recognizerAndType.withUnsafeBufferPointer { writer.raw($0) }
         writer.fragment(Pipeline.stateName(g))
-        writer.fragment(#"","view":"#)
-        if let v = g.view?.name { writer.string(v) } else { writer.null() }
+        let viewName = g.view?.name
+        if viewName != fields.viewName { fields.update(viewName: viewName) }
+        fields.view.withUnsafeBufferPointer { writer.raw($0) }
+        let kind = fields.kind
         let p = g.location(in: nil)
         writer.fragment(#","x":"#)
         writer.number(p.x)
@@ -160,7 +189,7 @@ public final class Pipeline {
             break
         }
         writer.fragment("}")
-        onLine(.gestures, writer.bytes)
+        writer.withBytes { onLine(.gestures, $0) }
     }
 
     private func writePan(_ pan: PanGestureRecognizer) {
@@ -208,7 +237,7 @@ public final class Pipeline {
             writer.fragment(#","force":"#)
             writer.number(t.force)
             writer.fragment("}")
-            onLine(.touches, writer.bytes)
+            writer.withBytes { onLine(.touches, $0) }
         }
     }
 }

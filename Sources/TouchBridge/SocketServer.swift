@@ -291,10 +291,18 @@ public final class SocketServer {
 
     /// Sends one line to every client subscribed to `topic`.
     public func broadcast(_ line: [UInt8], topic: Topics) {
+        line.withUnsafeBufferPointer { broadcast($0, topic: topic) }
+    }
+
+    public func broadcast(_ line: UnsafeBufferPointer<UInt8>, topic: Topics) {
         for client in Array(clients.values) where client.topics.contains(topic) { enqueue(client, line) }
     }
 
     private func enqueue(_ client: Client, _ line: [UInt8]) {
+        line.withUnsafeBufferPointer { enqueue(client, $0) }
+    }
+
+    private func enqueue(_ client: Client, _ line: UnsafeBufferPointer<UInt8>) {
         guard clients[client.fd] != nil else { return }
         if client.queued + line.count + 1 > queueLimit {
             drop(client.fd, reason: "stopped reading: \(client.queued) bytes queued (its queue holds \(queueLimit) bytes); dropped so the others go on")

@@ -25,8 +25,6 @@ public final class Application: Responder {
         didSet { for w in windows { w.environment.debugLog = debugLog } }
     }
 
-    /// The live touches of each device, by contact id.
-    private var devices: [Int: [Int: Touch]] = [:]
     /// All live touches, in the order they began.
     private var liveTouches: [Touch] = []
     /// The event object of the current touch sequence (E1).
@@ -41,6 +39,10 @@ public final class Application: Responder {
     public init(window: Window) {
         super.init()
         addWindow(window)
+    }
+
+    deinit {
+        for w in windows where w.application === self { w.application = nil }
     }
 
     /// Adds a window in front of the others. The window's next responder is the application.
@@ -126,9 +128,9 @@ public final class Application: Responder {
                      "device \(frame.device): contact id \(duplicate) appears twice in one frame; the last one wins (logged once per device)")
         }
 
-        // Taken out of the table while it changes, so that it is not copied (copy-on-write).
-        var touches = devices.removeValue(forKey: frame.device) ?? [:]
-        var changed = false
+        var changed = false, anyTerminal = false
+        // Which of the frame's contacts belong to a touch that is already down.
+        var matched = ContactTable.Marks()
         // Touches already down: moved, stationary, ended or cancelled.
         for touch in liveTouches {
             guard touch.device == frame.device else {
@@ -136,18 +138,22 @@ public final class Application: Responder {
                 touch.previousScreenLocation = touch.screenLocation
                 continue
             }
-            guard let c = contacts[touch.contactID] else {
+            guard let index = contacts.index(of: touch.contactID) else {
                 touch.phase = .ended          // absent from the frame: lifted
                 touch.previousScreenLocation = touch.screenLocation
                 touch.lastChange = time
                 changed = true
+                anyTerminal = true
                 continue
             }
+            matched.insert(index)
+            let c = contacts[index]
             if c.isCancelled {
                 touch.phase = .cancelled
                 touch.previousScreenLocation = touch.screenLocation
                 touch.lastChange = time
                 changed = true
+                anyTerminal = true
                 continue
             }
             var location = c.location
@@ -174,26 +180,22 @@ public final class Application: Responder {
         }
         // New contacts: began.
         var began: [Touch] = []
-        for c in contacts.list where touches[c.id] == nil {
-            let id = c.id
+        for index in 0..<contacts.count where !matched.contains(index) && contacts.isLastEntry(index) {
+            let c = contacts[index]
             if c.isCancelled { continue }     // cancelling what never began: nothing to do
             guard c.location.isFinite else {
                 warnOnce("device \(frame.device): non-finite new",
-                         "device \(frame.device): new contact \(id) has a non-finite location; it begins when it reports a finite one (logged once per device)")
+                         "device \(frame.device): new contact \(c.id) has a non-finite location; it begins when it reports a finite one (logged once per device)")
                 continue
             }
             let count = tapCounter.tapCount(device: frame.device, location: c.location, time: time)
             let touch = Touch(identifier: nextTouchIdentifier, device: frame.device, contact: c,
                               timestamp: time, tapCount: count)
             nextTouchIdentifier += 1
-            touches[id] = touch
             began.append(touch)
             changed = true
         }
-        guard changed else {
-            devices[frame.device] = touches
-            return
-        }
+        guard changed else { return }
         for t in began {
             hitTest(t)
             liveTouches.append(t)
@@ -201,13 +203,16 @@ public final class Application: Responder {
         dispatch(time: time)
 
         // Touches that ended or were cancelled leave after the one event they appear in (T3).
-        for t in liveTouches where t.phase.isTerminal {
-            touches[t.contactID] = nil
-            if t.phase == .ended { tapCounter.touchEnded(t, at: time) }
+        if anyTerminal {
+            for t in liveTouches where t.phase == .ended { tapCounter.touchEnded(t, at: time) }
+            liveTouches.removeAll { $0.phase.isTerminal }
         }
-        liveTouches.removeAll { $0.phase.isTerminal }
-        devices[frame.device] = touches.isEmpty ? nil : touches
-        if liveTouches.isEmpty { event = Event() }      // the sequence is over (T3)
+        if liveTouches.isEmpty {
+            // The sequence is over (T3). Its last touches keep the event (for late deliveries, C3);
+            // the event lets go of them, so that neither keeps the other alive.
+            event.orderedTouches = []
+            event = Event()
+        }
         checkInvariants()
     }
 
@@ -245,11 +250,15 @@ public final class Application: Responder {
         dispatchSerial += 1
         event.serial = dispatchSerial
         for t in liveTouches {
-            t.lastEvent = event
+            if t.lastEvent !== event { t.lastEvent = event }
             t.lastEventSerial = dispatchSerial
         }
-        for w in windows where liveTouches.contains(where: { $0.window === w }) {
-            w.sendEvent(event)
+        if windows.count == 1 {
+            windows[0].sendEvent(event)       // every touch is in the only window (hitTest)
+        } else {
+            for w in windows where liveTouches.contains(where: { $0.window === w }) {
+                w.sendEvent(event)
+            }
         }
         onEvent?(event)
     }
@@ -263,42 +272,72 @@ public final class Application: Responder {
     /// Contracts checked at the end of every frame in debug builds.
     private func checkInvariants() {
         #if DEBUG
-        // T3: after a frame, only live touches remain and each is in its device's table once.
-        for t in liveTouches {
+        // T3: after a frame, only live touches remain, and a device's contact has one touch at most.
+        for (i, t) in liveTouches.enumerated() {
             assert(!t.phase.isTerminal, "T3: \(t) left after it ended")
-            assert(devices[t.device]?[t.contactID] === t, "touch table out of step for \(t)")
+            for other in liveTouches[(i + 1)...] {
+                assert(other.device != t.device || other.contactID != t.contactID, "two touches for one contact: \(t), \(other)")
+            }
         }
-        assert(devices.values.reduce(0) { $0 + $1.count } == liveTouches.count, "touch table out of step")
         #endif
     }
 }
 
-/// A frame's contacts by id, the last entry of an id winning, in the order the ids first appear.
-/// Looked up by a linear scan for the usual handful of contacts, through a dictionary beyond that.
+/// A frame's contacts by id, the last entry of an id winning. Looked up by a scan from the end for
+/// the usual handful of contacts (no allocation), through a dictionary beyond that.
 struct ContactTable {
-    private(set) var list: [Contact] = []
+    let contacts: [Contact]
     private var index: [Int: Int]?
     /// An id that appeared more than once, if any.
     private(set) var duplicate: Int?
 
     init(_ contacts: [Contact]) {
-        list.reserveCapacity(contacts.count)
-        if contacts.count > 16 { index = [:] }
-        for c in contacts {
-            if let i = position(of: c.id) {
-                list[i] = c
-                duplicate = c.id
-            } else {
-                index?[c.id] = list.count
-                list.append(c)
+        self.contacts = contacts
+        if contacts.count > 16 {
+            var index: [Int: Int] = [:]
+            for (i, c) in contacts.enumerated() {
+                if index.updateValue(i, forKey: c.id) != nil { duplicate = c.id }
+            }
+            self.index = index
+        } else if contacts.count > 1 {
+            for i in 1..<contacts.count where duplicate == nil {
+                for j in 0..<i where contacts[j].id == contacts[i].id { duplicate = contacts[i].id }
             }
         }
     }
 
-    private func position(of id: Int) -> Int? {
+    var count: Int { contacts.count }
+
+    subscript(i: Int) -> Contact { contacts[i] }
+
+    /// The position of the last entry for `id`.
+    func index(of id: Int) -> Int? {
         if let index { return index[id] }
-        return list.firstIndex { $0.id == id }
+        var i = contacts.count - 1
+        while i >= 0 {
+            if contacts[i].id == id { return i }
+            i -= 1
+        }
+        return nil
     }
 
-    subscript(id: Int) -> Contact? { position(of: id).map { list[$0] } }
+    /// Whether entry `i` is the one that counts for its id (no later entry has the id).
+    func isLastEntry(_ i: Int) -> Bool {
+        duplicate == nil || index(of: contacts[i].id) == i
+    }
+
+    /// A set of entry positions; a bit mask for up to 64 contacts.
+    struct Marks {
+        private var bits: UInt64 = 0
+        private var more: Set<Int> = []
+
+
+        mutating func insert(_ i: Int) {
+            if i < 64 { bits |= 1 << UInt64(i) } else { more.insert(i) }
+        }
+
+        func contains(_ i: Int) -> Bool {
+            i < 64 ? bits & (1 << UInt64(i)) != 0 : more.contains(i)
+        }
+    }
 }

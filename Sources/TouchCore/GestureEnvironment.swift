@@ -34,6 +34,16 @@ final class GestureEnvironment {
     /// A recognizer finished or a touch ended since the last look: a group may be ready to reset (S4).
     private var groupsMayHaveFinished = false
     private var queue: [Work] = []
+    /// Recognizers may be waiting for a requirement (F1): the deadlock check has something to look at.
+    private var mayHaveWaiters = false
+    /// A recognizer ignored a touch (C5) during the event: it may be left without touches.
+    var touchesWereIgnored = false
+    /// The delivery order's array, kept between events; numbers the deliveries for `DeliveryMark`.
+    private var spareOrder: [GestureRecognizer] = []
+    private var deliveryRound = 0
+    /// The event's touches of each delivered phase as one set, shared by every recognizer that tracks
+    /// all of them (the usual case: the recognizers of one view).
+    private var sharedSets = [TouchSetCache](repeating: TouchSetCache(), count: 4)
 
     private enum Work {
         case action(GestureRecognizer)
@@ -44,36 +54,62 @@ final class GestureEnvironment {
         self.window = window
     }
 
-    /// The phases delivered to recognizers, in delivery order, with a bit each.
-    static let phaseBits: [(UInt8, Touch.Phase)] = [(1, .began), (2, .moved), (4, .ended), (8, .cancelled)]
+    /// The phases delivered to recognizers, in delivery order (D1.2).
+    static let deliveredPhases: [Touch.Phase] = [.began, .moved, .ended, .cancelled]
+
+    /// The position of a delivered phase in `deliveredPhases`; nil for stationary.
+    @inline(__always)
+    static func slot(of phase: Touch.Phase) -> Int? {
+        switch phase {
+        case .began: 0
+        case .moved: 1
+        case .ended: 2
+        case .cancelled: 3
+        case .stationary: nil
+        }
+    }
 
     // MARK: Events (D1)
 
     func process(_ event: Event) {
         time = Swift.max(time, event.timestamp)
-        // With one window every touch is this window's: no need to look at each (a weak load apiece).
+        // With one window every touch is this window's: no need to look at each.
         let touches = (window.application?.windows.count ?? 0) == 1
             ? event.orderedTouches : event.orderedTouches.filter { $0.window === window }
-        for t in touches where t.phase == .began && t.viewDelivery.isUnregistered {
-            register(t, event: event)
+        var anyBegan = false, anyTerminal = false, allTerminal = true
+        for t in touches {
+            switch t.phase {
+            case .began: anyBegan = true; allTerminal = false
+            case .ended, .cancelled: anyTerminal = true
+            case .moved, .stationary: allTerminal = false
+            }
+        }
+        if anyBegan {
+            for t in touches where t.phase == .began && t.viewDelivery.isUnregistered {
+                register(t, event: event)
+            }
         }
         eventInProgress = event
         deliverToRecognizers(touches, event: event)
         eventInProgress = nil
         deliverToViews(touches, event: event)
-        for t in touches where t.phase.isTerminal {
-            groupsMayHaveFinished = true
-            break
-        }
-        for r in participants where !r.trackedTouches.isEmpty {
-            r.lastCentroid = GestureRecognizer.centroid(of: r.trackedTouches)
-            if r.trackedTouches.contains(where: { $0.phase.isTerminal }) {
+        // Touches leave their recognizers after the one event they end in. Only then can a recognizer
+        // be left without touches (or a group finish), so the checks run only then.
+        if anyTerminal || touchesWereIgnored {
+            touchesWereIgnored = false
+            if anyTerminal { groupsMayHaveFinished = true }
+            for r in participants where r.trackedTouches.contains(where: { $0.phase.isTerminal }) {
+                r.lastCentroid = GestureRecognizer.centroid(of: r.trackedTouches)   // S7: where they lifted
                 r.trackedTouches.removeAll { $0.phase.isTerminal }
             }
+            depth += 1
+            failAbandonedRecognizers()
+            depth -= 1
         }
-        depth += 1
-        failAbandonedRecognizers()
-        depth -= 1
+        if allTerminal {
+            // The sequence is over: the shared sets let go of its touches.
+            for i in sharedSets.indices { sharedSets[i].clear() }
+        }
         endUpdate()
     }
 
@@ -111,28 +147,39 @@ final class GestureEnvironment {
     }
 
     /// D1.1–D1.2: each recognizer gets its touches by phase, and the update runs after each call.
+    ///
+    /// The sets handed to recognizers are reused from the previous event when they hold the same
+    /// touches (`TouchSetCache`): while fingers move, that is every event, and no set is hashed.
     private func deliverToRecognizers(_ touches: [Touch], event: Event) {
-        var order: [GestureRecognizer] = []
+        // The recipients, each once, in the order of the touches' recognizer lists (X7). A round number
+        // marks who is already in; the array is reused (and left to a nested call, if any, to allocate).
+        var order = spareOrder
+        spareOrder = []
+        deliveryRound &+= 1
+        let mark = GestureRecognizer.DeliveryMark(environment: ObjectIdentifier(self), round: deliveryRound)
         for t in touches where t.phase != .stationary {
-            for r in t.gestureRecognizers where !order.contains(where: { $0 === r }) { order.append(r) }
+            for r in t.gestureRecognizers where r.deliveryMark != mark {
+                r.deliveryMark = mark
+                order.append(r)
+            }
         }
-        // Each phase's touches of the whole event, as one set that every recognizer tracking all of
-        // them can share (the usual case: the recognizers of one view): fewer sets to hash.
-        var shared: [Set<Touch>?] = [nil, nil, nil, nil]
-        var sharedCounts = [0, 0, 0, 0]
+        // How many of the event's touches are in each phase: a recognizer that tracks that many gets
+        // the event's shared set for the phase.
+        var sharedCounts = (0, 0, 0, 0)
         for t in touches {
             switch t.phase {
-            case .began: sharedCounts[0] += 1
-            case .moved: sharedCounts[1] += 1
-            case .ended: sharedCounts[2] += 1
-            case .cancelled: sharedCounts[3] += 1
+            case .began: sharedCounts.0 += 1
+            case .moved: sharedCounts.1 += 1
+            case .ended: sharedCounts.2 += 1
+            case .cancelled: sharedCounts.3 += 1
             case .stationary: break
             }
         }
+        let serial = event.serial
         for r in order {
             // The recognizer's touches in this event, by phase (began, moved, ended, cancelled).
             var counts = (0, 0, 0, 0)
-            for t in r.trackedTouches where t.lastEventSerial == event.serial {
+            for t in r.trackedTouches where t.lastEventSerial == serial {
                 switch t.phase {
                 case .began: counts.0 += 1
                 case .moved: counts.1 += 1
@@ -141,24 +188,15 @@ final class GestureEnvironment {
                 case .stationary: break
                 }
             }
-            let phases: UInt8 = (counts.0 > 0 ? 1 : 0) | (counts.1 > 0 ? 2 : 0) | (counts.2 > 0 ? 4 : 0) | (counts.3 > 0 ? 8 : 0)
-            for (bit, phase) in GestureEnvironment.phaseBits where phases & bit != 0 {
-                guard r.isEnabled, r.storedState.receivesTouches, r.isParticipating else { break }   // P3
-                let slot = phase == .began ? 0 : phase == .moved ? 1 : phase == .ended ? 2 : 3
+            for slot in 0..<4 {
                 let mine = slot == 0 ? counts.0 : slot == 1 ? counts.1 : slot == 2 ? counts.2 : counts.3
-                let set: Set<Touch>
-                if mine == sharedCounts[slot] {
-                    if shared[slot] == nil {
-                        var all = Set<Touch>(minimumCapacity: mine)
-                        for t in touches where t.phase == phase { all.insert(t) }
-                        shared[slot] = all
-                    }
-                    set = shared[slot]!
-                } else {
-                    var own = Set<Touch>(minimumCapacity: mine)
-                    for t in r.trackedTouches where t.phase == phase && t.lastEventSerial == event.serial { own.insert(t) }
-                    set = own
-                }
+                guard mine > 0 else { continue }
+                guard r.isEnabled, r.storedState.receivesTouches, r.isParticipating else { break }   // P3
+                let all = slot == 0 ? sharedCounts.0 : slot == 1 ? sharedCounts.1 : slot == 2 ? sharedCounts.2 : sharedCounts.3
+                let phase = GestureEnvironment.deliveredPhases[slot]
+                let set = mine == all
+                    ? sharedSets[slot].set(of: touches, phase: phase, serial: nil)
+                    : r.touchSets[slot].set(of: r.trackedTouches, phase: phase, serial: serial)
                 guard !set.isEmpty else { continue }
                 event.recognizerDelivery = (r, set)
                 depth += 1
@@ -175,6 +213,8 @@ final class GestureEnvironment {
             }
         }
         input = "update"
+        order.removeAll(keepingCapacity: true)
+        spareOrder = order
     }
 
     // MARK: Timers (D3)
@@ -262,6 +302,7 @@ final class GestureEnvironment {
         if let blocker = requirements.first(where: { isStillDeciding($0) }) {
             if r.pendingState == nil { log("\(r): possible → \(input) → possible (waits for \(blocker) to fail)") }
             r.pendingState = target
+            mayHaveWaiters = true
             return
         }
         perform(r, to: target, input: input)
@@ -397,13 +438,17 @@ final class GestureEnvironment {
         guard depth == 0 else { return }
         depth += 1
         repeat {
-            while !queue.isEmpty {
-                let work = queue.removeFirst()
+            // In the order the work arose; actions may queue more, which runs in this pass too.
+            var next = 0
+            while next < queue.count {
+                let work = queue[next]
+                next += 1
                 switch work {
                 case .action(let r): r.sendActions()
                 case .cancelViewTouches(let touches): cancelViewTouches(touches)
                 }
             }
+            queue.removeAll(keepingCapacity: true)
             releaseGatedTouches()
             breakRequirementDeadlocks()
         } while !queue.isEmpty
@@ -424,7 +469,11 @@ final class GestureEnvironment {
     /// F-graph cycles: recognizers that all wait for each other would wait forever. The earliest
     /// (X7 order) goes ahead, which fails the others that require it.
     private func breakRequirementDeadlocks() {
-        guard participants.contains(where: { $0.pendingState != nil }) else { return }
+        guard mayHaveWaiters else { return }
+        guard participants.contains(where: { $0.pendingState != nil }) else {
+            mayHaveWaiters = false
+            return
+        }
         let waiting = participants.filter { $0.pendingState != nil && $0.storedState == .possible }
         guard !waiting.isEmpty else { return }
         // A waiting recognizer is live if it waits for one that is still deciding on its own, or for a
@@ -481,6 +530,15 @@ final class GestureEnvironment {
         }
     }
 
+    /// The window is going away: the recognizers still in a sequence let go of this environment.
+    func detachAll() {
+        for r in participants {
+            r.isParticipating = false
+            r.participatingEnvironment = nil
+        }
+        participants = []
+    }
+
     private func resetRecognizer(_ r: GestureRecognizer, input: String) {
         let old = r.storedState
         r.storedState = .possible
@@ -491,6 +549,7 @@ final class GestureEnvironment {
         r.deadline = nil
         r.isParticipating = false
         r.participatingEnvironment = nil
+        for i in r.touchSets.indices { r.touchSets[i].clear() }
         participants.removeAll { $0 === r }
         if old != .possible { log("\(r): \(old) → \(input) → possible") }
         r.reset()

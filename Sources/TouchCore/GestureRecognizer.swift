@@ -73,8 +73,9 @@ open class GestureRecognizer: CustomStringConvertible {
 
     public weak var delegate: GestureRecognizerDelegate?
 
-    /// The view the recognizer is attached to.
-    public internal(set) weak var view: View?
+    /// The view the recognizer is attached to. Not retained (the view owns its recognizers); the view
+    /// clears it when it goes away (`View.deinit`).
+    public internal(set) unowned(unsafe) var view: View?
 
     /// When the gesture is recognized or begins, the view's touches are cancelled (C1). Default true.
     public var cancelsTouchesInView = true
@@ -122,6 +123,10 @@ open class GestureRecognizer: CustomStringConvertible {
     /// Stops delivering `touch` to this recognizer; it is no longer part of the gesture, so the view is
     /// not cancelled for it even if `cancelsTouchesInView` is set (C5).
     public func ignore(_ touch: Touch, for event: Event) {
+        if trackedTouches.count == 1 && trackedTouches[0] === touch {
+            lastCentroid = touch.screenLocation              // S7: where the last touch was seen
+        }
+        environment?.touchesWereIgnored = true
         trackedTouches.removeAll { $0 === touch }
         sequenceTouches.removeAll { $0 === touch }
         touch.gestureRecognizers.removeAll { $0 === self }
@@ -195,9 +200,20 @@ open class GestureRecognizer: CustomStringConvertible {
     var attemptRequirements: [GestureRecognizer]?
     /// Taking part in the current touch sequence of its environment.
     var isParticipating = false
-    weak var participatingEnvironment: GestureEnvironment?
+    /// The environment of the sequence the recognizer takes part in; set and cleared with
+    /// `isParticipating` (and by the window when it goes away), so it is retained only meanwhile.
+    var participatingEnvironment: GestureEnvironment?
     /// Where the tracked touches were last seen, in screen points.
     var lastCentroid: Point = .zero
+    /// The sets of the last delivery, by phase (began, moved, ended, cancelled): see `TouchSetCache`.
+    var touchSets = [TouchSetCache](repeating: TouchSetCache(), count: 4)
+    /// Which delivery this recognizer was last put in the order of (GestureEnvironment).
+    var deliveryMark = DeliveryMark(environment: nil, round: 0)
+
+    struct DeliveryMark: Equatable {
+        var environment: ObjectIdentifier?
+        var round: Int
+    }
 
     var environment: GestureEnvironment? {
         participatingEnvironment ?? view?.window?.environment

@@ -45,8 +45,8 @@ public final class Touch: Hashable, CustomStringConvertible {
     public internal(set) var tapCount: Int
     /// The hit-test view at began; fixed for the touch's life (T4). Nil when the touch hit nothing.
     public internal(set) var view: View?
-    /// The window the touch began in; fixed for its life (T4).
-    public internal(set) weak var window: Window?
+    /// The window the touch began in; fixed for its life (T4). Retained, as UIKit's is.
+    public internal(set) var window: Window?
     /// The recognizers receiving this touch (T4, P1–P2): fixed at began, less those that ignore it.
     public internal(set) var gestureRecognizers: [GestureRecognizer] = []
     /// Points; accurate to ± `majorRadiusTolerance` (T8).
@@ -78,8 +78,9 @@ public final class Touch: Hashable, CustomStringConvertible {
     var viewDelivery: ViewDelivery = .unregistered
     /// While a withheld touchesBegan is delivered late (C2), the touch reads as it was then.
     var replay: TouchSnapshot?
-    /// The event the touch was last part of (E1: one event object per touch sequence).
-    weak var lastEvent: Event?
+    /// The event the touch was last part of (E1: one event object per touch sequence). The event
+    /// drops its touches when the sequence ends (`Application.handle`), so this makes no cycle.
+    var lastEvent: Event?
     /// `Event.serial` of that event: compared on the hot path instead of loading the weak reference.
     var lastEventSerial = 0
 

@@ -39,7 +39,11 @@ open class View: Responder, CustomStringConvertible {
     /// `point(inside:with:)` (H7); scene files use it to give small controls a 44×44 pt target.
     public var touchInsets: EdgeInsets = .zero
 
-    public private(set) weak var superview: View?
+    /// Not retained, as in UIKit: a view is owned by its superview, and a superview that goes away
+    /// clears this in its subviews first (`deinit`). Not `weak` either: a weakly referenced object
+    /// pays for every retain and release through a side table, and views are retained on every
+    /// hit-test and delivery.
+    public private(set) unowned(unsafe) var superview: View?
     public private(set) var subviews: [View] = []
     public private(set) var gestureRecognizers: [GestureRecognizer] = []
 
@@ -53,6 +57,12 @@ open class View: Responder, CustomStringConvertible {
     public convenience init(name: String, frame: Rect) {
         self.init(frame: frame)
         self.name = name
+    }
+
+    /// The unretained back references to this view end with it.
+    deinit {
+        for v in subviews where v.superview === self { v.superview = nil }
+        for r in gestureRecognizers where r.view === self { r.view = nil }
     }
 
     // MARK: Geometry (uikit-semantics G1, G2)

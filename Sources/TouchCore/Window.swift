@@ -1,11 +1,17 @@
 /// The root of a view tree that touches are delivered in (UIWindow). Its next responder is the
 /// application (R2). `sendEvent(_:)` runs the gesture environment and the delivery to views (E5, D1).
 open class Window: View {
-    /// Set by `Application.addWindow(_:)`.
-    public internal(set) weak var application: Application?
+    /// Set by `Application.addWindow(_:)`. Not retained (the application owns its windows and clears
+    /// this when it goes away).
+    public internal(set) unowned(unsafe) var application: Application?
 
     /// UIKit's gesture environment for this window (GestureEnvironment.swift).
     lazy var environment = GestureEnvironment(window: self)
+
+    /// Recognizers still taking part in a sequence hold the environment; they let go of it here.
+    deinit {
+        environment.detachAll()
+    }
 
     /// The application (R2: window → application).
     override open var next: Responder? { application }

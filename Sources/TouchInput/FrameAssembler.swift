@@ -37,17 +37,11 @@ public struct FrameAssembler {
     private var reported: Set<String> = []
 
     /// Protocol B.
-    private struct Slot {
-        var axes = [Int32](repeating: 0, count: KernelState.slotAxisCount)
-        var contactID: Int?
-        /// A palm, or a contact cancelled by a resync: reported as cancelled until its tracking id ends.
-        var cancelled = false
-        var trackingID: Int32 { axes[KernelState.slotIndex(AbsCode.mtTrackingID)] }
-
-        init() { axes[KernelState.slotIndex(AbsCode.mtTrackingID)] = -1 }
-    }
-    private var slots: [Slot] = []
+    private var slots = SlotTable(count: 0)
     private var currentSlot = 0
+    /// The contacts of the frame being made. Reused from frame to frame: once the owner has dropped the
+    /// last frame, its array is free again and no frame allocates.
+    private var contactBuffer: [Contact] = []
 
     /// Protocol A: the contact being described, the frame's contacts, the last frame's.
     private struct AnonymousContact {
@@ -80,7 +74,7 @@ public struct FrameAssembler {
         case .touchscreen, .other: touchType = .direct
         }
         if case .slots(let n) = proto {
-            slots = Array(repeating: Slot(), count: n)
+            slots = SlotTable(count: n)
             currentSlot = Int(device.absInfo[AbsCode.mtSlot]?.value ?? 0)
         }
         single = KernelState(device: device)
@@ -119,23 +113,23 @@ public struct FrameAssembler {
         case EventType.abs:
             if e.code == AbsCode.mtSlot {
                 currentSlot = Int(e.value)
-                if !slots.indices.contains(currentSlot) {
+                if !slots.contains(currentSlot) {
                     report("slot", "kernel bug: \(device.name): ABS_MT_SLOT \(e.value) is outside 0…\(slots.count - 1); its events are ignored")
                 }
             } else if AbsCode.slotAxes.contains(e.code) {
-                guard slots.indices.contains(currentSlot) else { return nil }
+                guard slots.contains(currentSlot) else { return nil }
                 if e.code == AbsCode.mtTrackingID {
-                    let old = slots[currentSlot].trackingID
+                    let old = slots.trackingID(currentSlot)
                     if e.value < 0 {
-                        slots[currentSlot].contactID = nil
-                        slots[currentSlot].cancelled = false
+                        slots.contactIDs[currentSlot] = nil
+                        slots.cancelled[currentSlot] = false
                     } else if e.value != old {
                         // A new tracking id, with or without −1 before it: a new contact.
-                        slots[currentSlot].contactID = takeContactID()
-                        slots[currentSlot].cancelled = false
+                        slots.contactIDs[currentSlot] = takeContactID()
+                        slots.cancelled[currentSlot] = false
                     }
                 }
-                slots[currentSlot].axes[KernelState.slotIndex(e.code)] = e.value
+                slots.set(currentSlot, e.code, e.value)
             }
             // ABS_X/ABS_Y and the like are the legacy single-touch emulation: not needed.
         case EventType.syn where e.code == SynCode.report:
@@ -147,23 +141,32 @@ public struct FrameAssembler {
     }
 
     private mutating func slotFrame(time: Double) -> DigitizerFrame {
-        var contacts = cancelledSinceLastFrame
-        cancelledSinceLastFrame = []
-        contacts.reserveCapacity(slots.count)
-        for i in slots.indices {
-            guard slots[i].trackingID >= 0, let id = slots[i].contactID else { continue }
-            let s = slots[i]
-            func v(_ code: UInt16) -> Int32 { s.axes[KernelState.slotIndex(code)] }
-            let tool = v(AbsCode.mtToolType)
-            if tool == MTToolType.palm && !slots[i].cancelled { slots[i].cancelled = true }
-            contacts.append(makeContact(id: id, x: v(AbsCode.mtPositionX), y: v(AbsCode.mtPositionY),
-                                        pressure: mtPressure != nil ? v(AbsCode.mtPressure) : nil,
+        var contacts = takeContactBuffer()
+        for i in 0..<slots.count {
+            guard slots.trackingID(i) >= 0, let id = slots.contactIDs[i] else { continue }
+            let tool = slots.value(i, AbsCode.mtToolType)
+            if tool == MTToolType.palm && !slots.cancelled[i] { slots.cancelled[i] = true }
+            contacts.append(makeContact(id: id, x: slots.value(i, AbsCode.mtPositionX), y: slots.value(i, AbsCode.mtPositionY),
+                                        pressure: mtPressure != nil ? slots.value(i, AbsCode.mtPressure) : nil,
                                         pressureAxis: AbsCode.mtPressure,
-                                        major: hasTouchMajor ? v(AbsCode.mtTouchMajor) : nil,
-                                        tool: tool, cancelled: slots[i].cancelled))
+                                        major: hasTouchMajor ? slots.value(i, AbsCode.mtTouchMajor) : nil,
+                                        tool: tool, cancelled: slots.cancelled[i]))
         }
         cancelVanished = false
+        contactBuffer = contacts
         return DigitizerFrame(device: deviceIndex, timestamp: time, contacts: contacts)
+    }
+
+    /// The reused contact array, emptied, with the contacts cancelled since the last frame in it.
+    private mutating func takeContactBuffer() -> [Contact] {
+        var contacts = contactBuffer
+        contactBuffer = []
+        contacts.removeAll(keepingCapacity: true)
+        if !cancelledSinceLastFrame.isEmpty {
+            contacts.append(contentsOf: cancelledSinceLastFrame)
+            cancelledSinceLastFrame = []
+        }
+        return contacts
     }
 
     // MARK: Protocol A
@@ -288,18 +291,18 @@ public struct FrameAssembler {
         dropping = false
         switch proto {
         case .slots:
-            for i in slots.indices where i < state.slots.count {
+            for i in 0..<slots.count where i < state.slots.count {
                 let newID = state.trackingID(slot: i)
-                let oldID = slots[i].trackingID
-                if oldID >= 0, newID != oldID, let id = slots[i].contactID {
-                    cancelledSinceLastFrame.append(cancelledContact(id: id, slot: slots[i]))
-                    slots[i].contactID = nil
+                let oldID = slots.trackingID(i)
+                if oldID >= 0, newID != oldID, let id = slots.contactIDs[i] {
+                    cancelledSinceLastFrame.append(cancelledContact(id: id, slot: i))
+                    slots.contactIDs[i] = nil
                 }
                 if newID >= 0 && newID != oldID {
-                    slots[i].contactID = takeContactID()
-                    slots[i].cancelled = false
+                    slots.contactIDs[i] = takeContactID()
+                    slots.cancelled[i] = false
                 }
-                slots[i].axes = state.slots[i]
+                slots.load(i, axes: state.slots[i])
             }
             currentSlot = state.currentSlot
             return slotFrame(time: time)
@@ -319,11 +322,11 @@ public struct FrameAssembler {
     /// The device went away: every contact is cancelled (C7). Later events start afresh.
     public mutating func cancelAll(at time: Double) -> DigitizerFrame {
         var contacts: [Contact] = []
-        for i in slots.indices {
-            if let id = slots[i].contactID, slots[i].trackingID >= 0 {
-                contacts.append(cancelledContact(id: id, slot: slots[i]))
+        for i in 0..<slots.count {
+            if let id = slots.contactIDs[i], slots.trackingID(i) >= 0 {
+                contacts.append(cancelledContact(id: id, slot: i))
             }
-            slots[i] = Slot()
+            slots.clear(i)
         }
         for c in previousContacts { contacts.append(anonymousContact(c, cancelled: true)) }
         previousContacts = []
@@ -340,10 +343,9 @@ public struct FrameAssembler {
         return DigitizerFrame(device: deviceIndex, timestamp: time, contacts: contacts)
     }
 
-    private mutating func cancelledContact(id: Int, slot: Slot) -> Contact {
-        func v(_ code: UInt16) -> Int32 { slot.axes[KernelState.slotIndex(code)] }
-        return makeContact(id: id, x: v(AbsCode.mtPositionX), y: v(AbsCode.mtPositionY), pressure: nil,
-                           pressureAxis: AbsCode.mtPressure, major: nil, tool: MTToolType.finger, cancelled: true)
+    private mutating func cancelledContact(id: Int, slot: Int) -> Contact {
+        makeContact(id: id, x: slots.value(slot, AbsCode.mtPositionX), y: slots.value(slot, AbsCode.mtPositionY), pressure: nil,
+                    pressureAxis: AbsCode.mtPressure, major: nil, tool: MTToolType.finger, cancelled: true)
     }
 
     // MARK: Contacts
@@ -385,5 +387,53 @@ public struct FrameAssembler {
     private mutating func report(_ key: String, _ message: String) {
         guard reported.insert(key).inserted else { return }
         onWarning?(message)
+    }
+}
+
+/// Protocol B's slots as the assembler keeps them: every slot's axes in one flat array (the
+/// `KernelState.slotIndex` order), and per slot the contact it carries. One array for all slots, so
+/// that an event updates one element in place instead of an array inside an array.
+private struct SlotTable {
+    private static let axisCount = KernelState.slotAxisCount
+    private static let trackingIndex = KernelState.slotIndex(AbsCode.mtTrackingID)
+
+    let count: Int
+    private var axes: [Int32]
+    /// The contact of each slot; nil while the slot is empty.
+    var contactIDs: [Int?]
+    /// A palm, or a contact cancelled by a resync: reported as cancelled until its tracking id ends.
+    var cancelled: [Bool]
+
+    init(count: Int) {
+        self.count = max(0, count)
+        axes = [Int32](repeating: 0, count: self.count * SlotTable.axisCount)
+        contactIDs = [Int?](repeating: nil, count: self.count)
+        cancelled = [Bool](repeating: false, count: self.count)
+        for i in 0..<self.count { axes[i * SlotTable.axisCount + SlotTable.trackingIndex] = -1 }
+    }
+
+    func contains(_ slot: Int) -> Bool { slot >= 0 && slot < count }
+
+    func value(_ slot: Int, _ code: UInt16) -> Int32 {
+        axes[slot * SlotTable.axisCount + KernelState.slotIndex(code)]
+    }
+
+    func trackingID(_ slot: Int) -> Int32 { axes[slot * SlotTable.axisCount + SlotTable.trackingIndex] }
+
+    mutating func set(_ slot: Int, _ code: UInt16, _ value: Int32) {
+        axes[slot * SlotTable.axisCount + KernelState.slotIndex(code)] = value
+    }
+
+    /// The slot's axes as the kernel reports them (a resync).
+    mutating func load(_ slot: Int, axes values: [Int32]) {
+        for (i, v) in values.prefix(SlotTable.axisCount).enumerated() { axes[slot * SlotTable.axisCount + i] = v }
+    }
+
+    /// Empty: no contact, tracking id −1.
+    mutating func clear(_ slot: Int) {
+        for i in 0..<SlotTable.axisCount { axes[slot * SlotTable.axisCount + i] = 0 }
+        axes[slot * SlotTable.axisCount + SlotTable.trackingIndex] = -1
+        contactIDs[slot] = nil
+        cancelled[slot] = false
     }
 }

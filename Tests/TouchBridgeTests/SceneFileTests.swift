@@ -145,6 +145,44 @@ struct JSONTests {
         #expect(w.string == #"{"i":-42,"n":12.5,"t":1351148442.000001,"z":3,"neg":0,"nan":null,"s":"a\"b\n\u0001","a":[true,null]}"#)
         #expect(JSON.object([("k", .array([.number(0.1), .string("é")]))]).text == #"{"k":[0.1,"é"]}"#)
     }
+
+    /// The writer forms digits two at a time; this is the plain definition it must agree with:
+    /// round to millionths, the integer part, then the fraction without trailing zeros.
+    static func reference(_ v: Double) -> String {
+        let n = Int64((v * 1_000_000).rounded())
+        var text = (n < 0 ? "-" : "") + String(n.magnitude / 1_000_000)
+        var frac = String(n.magnitude % 1_000_000)
+        guard frac != "0" else { return text }
+        frac = String(repeating: "0", count: 6 - frac.count) + frac
+        while frac.hasSuffix("0") { frac.removeLast() }
+        text += "." + frac
+        return text
+    }
+
+    @Test("Numbers and integers agree with the plain definition across magnitudes, signs and digit counts")
+    func numbersAgree() {
+        var seed: UInt64 = 42
+        var values: [Double] = [0, 1, -1, 9, 10, 99, 100, 101, 0.5, -0.5, 0.05, 0.000001, 0.0000005, 123456789.123456,
+                                -98765.4321, 1e9, -1e9 - 0.25, 4096, 1280.000001, 0.1 + 0.2]
+        for _ in 0..<2000 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            let mantissa = Double(seed >> 11) / Double(1 << 53) - 0.5
+            let exponent = Int((seed >> 3) % 15) - 6          // |v| < 5e8: the fixed-point range
+            var scale = 1.0
+            for _ in 0..<abs(exponent) { scale = exponent < 0 ? scale / 10 : scale * 10 }
+            values.append(mantissa * scale)
+        }
+        for v in values {
+            var w = JSONWriter()
+            w.number(v)
+            #expect(w.string == JSONTests.reference(v), "\(v)")
+        }
+        for i in [0, 7, -7, 10, 99, -100, 12345, Int.max, Int.min + 1, Int.min] {
+            var w = JSONWriter()
+            w.int(i)
+            #expect(w.string == String(i))
+        }
+    }
 }
 
 @Suite("The installed default scene")

@@ -1,0 +1,34 @@
+/// The `Set<Touch>` handed to a recognizer for one phase, kept from one event to the next.
+///
+/// A recognizer's touches… methods take sets (UIKit's API), and building a set hashes every touch.
+/// While fingers move, each event delivers the same touches as the last one, so the set is kept with
+/// the touches it was made of, in order, and handed out again when they match: comparing identities
+/// costs a load per touch, hashing costs a hundred instructions. The cache holds its touches until
+/// the next event that differs, or until `clear()` at the end of the sequence (S4).
+struct TouchSetCache {
+    private var members: [Touch] = []
+    private var cached: Set<Touch> = []
+
+    /// The set of those `touches` that are in `phase` (and, with `serial`, part of that event).
+    mutating func set(of touches: [Touch], phase: Touch.Phase, serial: Int?) -> Set<Touch> {
+        var count = 0
+        var same = true
+        for t in touches where t.phase == phase && (serial == nil || t.lastEventSerial == serial) {
+            if same && (count >= members.count || members[count] !== t) { same = false }
+            count += 1
+        }
+        if same && count == members.count && count > 0 { return cached }
+        members.removeAll(keepingCapacity: true)
+        for t in touches where t.phase == phase && (serial == nil || t.lastEventSerial == serial) {
+            members.append(t)
+        }
+        cached = Set(members)
+        return cached
+    }
+
+    /// Lets go of the touches.
+    mutating func clear() {
+        members = []
+        cached = []
+    }
+}
