@@ -384,90 +384,80 @@ public struct JSONWriter {
     }
 
     /// A number rounded to 6 decimals, written without a trailing ".0"; non-finite values are null.
-    /// Digits are formed two at a time in a stack buffer and appended at once: gesture lines carry
-    /// about ten numbers each, on every frame of a continuous gesture.
+    /// Gesture lines carry about ten numbers each, on every frame of a continuous gesture, so the
+    /// digits go straight into the buffer, two per division, with no call into libm.
     public mutating func number(_ v: Double) {
         separator()
         guard v.isFinite else { append("null"); return }
-        let scaled = (v * 1_000_000).rounded()
+        let scaled = v * 1_000_000
         guard abs(scaled) < 9e15 else {
             for b in v.description.utf8 { storage.append(b) }
             return
         }
-        let n = UInt64(abs(scaled))
-        var buffer = DigitBuffer()
-        var frac = n % 1_000_000
-        if frac != 0 {
+        // Rounded half away from zero, as `rounded()` does: the truncation and the remainder (both
+        // exact below 2^52) decide.
+        var millionths = Int64(scaled)
+        let remainder = scaled - Double(millionths)
+        if remainder >= 0.5 { millionths += 1 } else if remainder <= -0.5 { millionths -= 1 }
+        let n = millionths.magnitude
+        let whole = n / 1_000_000
+        var fraction = n % 1_000_000
+        storage.reserve(32)
+        var p = storage.base + storage.count
+        if millionths < 0 { p.pointee = UInt8(ascii: "-"); p += 1 }
+        let wholeDigits = JSONWriter.digitCount(whole)
+        JSONWriter.writeDigits(whole, count: wholeDigits, endingAt: p + wholeDigits)
+        p += wholeDigits
+        if fraction != 0 {
             var digits = 6
-            while frac % 10 == 0 { frac /= 10; digits -= 1 }
-            buffer.prepend(frac, minimumDigits: digits)
-            buffer.prepend(UInt8(ascii: "."))
+            while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+            p.pointee = UInt8(ascii: ".")
+            JSONWriter.writeDigits(fraction, count: digits, endingAt: p + 1 + digits)
+            p += 1 + digits
         }
-        buffer.prepend(n / 1_000_000)
-        if scaled < 0 && n != 0 { buffer.prepend(UInt8(ascii: "-")) }
-        buffer.withBytes { storage.append($0) }
+        storage.count = p - storage.base
     }
 
     private mutating func appendInt(_ v: Int) {
-        var buffer = DigitBuffer()
-        buffer.prepend(UInt64(v.magnitude))
-        if v < 0 { buffer.prepend(UInt8(ascii: "-")) }
-        buffer.withBytes { storage.append($0) }
+        storage.reserve(24)
+        var p = storage.base + storage.count
+        if v < 0 { p.pointee = UInt8(ascii: "-"); p += 1 }
+        let n = UInt64(v.magnitude)
+        let digits = JSONWriter.digitCount(n)
+        JSONWriter.writeDigits(n, count: digits, endingAt: p + digits)
+        storage.count = p + digits - storage.base
     }
 
     /// Appends bytes verbatim (a piece of a line prepared earlier).
     public mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) { storage.append(bytes) }
 
-    /// Up to 32 bytes of a number, written from the end towards the front.
-    private struct DigitBuffer {
-        private var bytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        private var start = 32
+    /// "00" "01" … "99": two digits per division.
+    private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
-        /// "00" "01" … "99": two digits per division.
-        private static let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    @inline(__always)
+    private static func digitCount(_ v: UInt64) -> Int {
+        var count = 1
+        var rest = v
+        while rest >= 100 { rest /= 100; count += 2 }
+        return rest >= 10 ? count + 1 : count
+    }
 
-        mutating func prepend(_ b: UInt8) {
-            start -= 1
-            let i = start
-            withUnsafeMutableBytes(of: &bytes) { $0[i] = b }
+    /// Writes the last `count` decimal digits of `v` (zero-padded) into the `count` bytes before `end`.
+    @inline(__always)
+    private static func writeDigits(_ v: UInt64, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+        let pairs = digitPairs.utf8Start
+        var rest = v
+        var p = end
+        var left = count
+        while left >= 2 {
+            let r = Int(rest % 100)
+            rest /= 100
+            p -= 2
+            p[0] = pairs[2 * r]
+            p[1] = pairs[2 * r + 1]
+            left -= 2
         }
-
-        /// `value` in decimal, padded with zeros to at least `minimumDigits`.
-        mutating func prepend(_ value: UInt64, minimumDigits: Int = 1) {
-            var v = value
-            var s = start
-            let pairs = DigitBuffer.pairs.utf8Start
-            withUnsafeMutableBytes(of: &bytes) { out in
-                while v >= 100 {
-                    let r = Int(v % 100)
-                    v /= 100
-                    out[s - 1] = pairs[2 * r + 1]
-                    out[s - 2] = pairs[2 * r]
-                    s -= 2
-                }
-                if v >= 10 {
-                    out[s - 1] = pairs[2 * Int(v) + 1]
-                    out[s - 2] = pairs[2 * Int(v)]
-                    s -= 2
-                } else {
-                    out[s - 1] = UInt8(ascii: "0") + UInt8(v)
-                    s -= 1
-                }
-                while start - s < minimumDigits {
-                    out[s - 1] = UInt8(ascii: "0")
-                    s -= 1
-                }
-            }
-            start = s
-        }
-
-        func withBytes(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-            var copy = bytes
-            let s = start
-            withUnsafeBytes(of: &copy) { raw in
-                body(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[s..<32]))
-            }
-        }
+        if left == 1 { (p - 1).pointee = UInt8(ascii: "0") + UInt8(rest % 10) }
     }
 
     private mutating func rawString(_ s: String) {

@@ -28,7 +28,7 @@ final class GestureEnvironment {
     /// The event whose recognizer delivery is under way; its view delivery is still to come.
     var eventInProgress: Event?
     /// What is being processed, for the transition log: "touchesMoved", "timer", …
-    private var input = "update"
+    private var input: StaticString = "update"
     /// Nested updates; the queued work runs when the outermost one ends.
     private var depth = 0
     /// A recognizer finished or a touch ended since the last look: a group may be ready to reset (S4).
@@ -36,10 +36,16 @@ final class GestureEnvironment {
     private var queue: [Work] = []
     /// Recognizers may be waiting for a requirement (F1): the deadlock check has something to look at.
     private var mayHaveWaiters = false
+    /// Changes whenever a recognizer joins or leaves `participants` (F2's dynamic requirements are
+    /// worked out among them).
+    private var membership = 0
     /// A recognizer ignored a touch (C5) during the event: it may be left without touches.
     var touchesWereIgnored = false
-    /// The delivery order's array, kept between events; numbers the deliveries for `DeliveryMark`.
-    private var spareOrder: [GestureRecognizer] = []
+    /// The last delivery order, valid while `recipientsVersion` and the number of touches are the
+    /// same; the version changes when a touch registers, ends or is ignored, or a recognizer is
+    /// withdrawn. `deliveryRound` numbers the orders worked out, for `DeliveryMark`.
+    private var keptOrder: (version: Int, touchCount: Int, order: [GestureRecognizer])?
+    var recipientsVersion = 0
     private var deliveryRound = 0
     /// The event's touches of each delivered phase as one set, shared by every recognizer that tracks
     /// all of them (the usual case: the recognizers of one view).
@@ -97,6 +103,7 @@ final class GestureEnvironment {
         // be left without touches (or a group finish), so the checks run only then.
         if anyTerminal || touchesWereIgnored {
             touchesWereIgnored = false
+            recipientsVersion += 1
             if anyTerminal { groupsMayHaveFinished = true }
             for r in participants where r.trackedTouches.contains(where: { $0.phase.isTerminal }) {
                 r.lastCentroid = GestureRecognizer.centroid(of: r.trackedTouches)   // S7: where they lifted
@@ -107,8 +114,9 @@ final class GestureEnvironment {
             depth -= 1
         }
         if allTerminal {
-            // The sequence is over: the shared sets let go of its touches.
+            // The sequence is over: the shared sets and the kept order let go of its touches.
             for i in sharedSets.indices { sharedSets[i].clear() }
+            keptOrder = nil
         }
         endUpdate()
     }
@@ -124,6 +132,7 @@ final class GestureEnvironment {
             v = view.superview
         }
         touch.gestureRecognizers = receivers
+        recipientsVersion += 1
         for r in receivers {
             r.trackedTouches.append(touch)
             r.sequenceTouches.append(touch)
@@ -144,6 +153,7 @@ final class GestureEnvironment {
         r.isParticipating = true
         r.participatingEnvironment = self
         participants.append(r)
+        membership += 1
     }
 
     /// D1.1–D1.2: each recognizer gets its touches by phase, and the update runs after each call.
@@ -151,41 +161,36 @@ final class GestureEnvironment {
     /// The sets handed to recognizers are reused from the previous event when they hold the same
     /// touches (`TouchSetCache`): while fingers move, that is every event, and no set is hashed.
     private func deliverToRecognizers(_ touches: [Touch], event: Event) {
-        // The recipients, each once, in the order of the touches' recognizer lists (X7). A round number
-        // marks who is already in; the array is reused (and left to a nested call, if any, to allocate).
-        var order = spareOrder
-        spareOrder = []
-        deliveryRound &+= 1
-        let mark = GestureRecognizer.DeliveryMark(environment: ObjectIdentifier(self), round: deliveryRound)
-        for t in touches where t.phase != .stationary {
-            for r in t.gestureRecognizers where r.deliveryMark != mark {
-                r.deliveryMark = mark
-                order.append(r)
-            }
-        }
         // How many of the event's touches are in each phase: a recognizer that tracks that many gets
         // the event's shared set for the phase.
         var sharedCounts = (0, 0, 0, 0)
+        var stationary = 0
         for t in touches {
             switch t.phase {
             case .began: sharedCounts.0 += 1
             case .moved: sharedCounts.1 += 1
             case .ended: sharedCounts.2 += 1
             case .cancelled: sharedCounts.3 += 1
-            case .stationary: break
+            case .stationary: stationary += 1
             }
         }
+        let order = deliveryOrder(touches, everyTouchChanged: stationary == 0)
         let serial = event.serial
         for r in order {
-            // The recognizer's touches in this event, by phase (began, moved, ended, cancelled).
+            // The recognizer's touches in this event, by phase (began, moved, ended, cancelled). Its
+            // tracked touches are among the event's, so as many as the event has means all of them.
             var counts = (0, 0, 0, 0)
-            for t in r.trackedTouches where t.lastEventSerial == serial {
-                switch t.phase {
-                case .began: counts.0 += 1
-                case .moved: counts.1 += 1
-                case .ended: counts.2 += 1
-                case .cancelled: counts.3 += 1
-                case .stationary: break
+            if r.trackedTouches.count == touches.count {
+                counts = sharedCounts
+            } else {
+                for t in r.trackedTouches where t.lastEventSerial == serial {
+                    switch t.phase {
+                    case .began: counts.0 += 1
+                    case .moved: counts.1 += 1
+                    case .ended: counts.2 += 1
+                    case .cancelled: counts.3 += 1
+                    case .stationary: break
+                    }
                 }
             }
             for slot in 0..<4 {
@@ -213,8 +218,28 @@ final class GestureEnvironment {
             }
         }
         input = "update"
-        order.removeAll(keepingCapacity: true)
-        spareOrder = order
+    }
+
+    /// D1.2, X7: the recipients of the event's changed touches, each once, in the order of the
+    /// touches' recognizer lists (hit-test view outward, then attachment order).
+    ///
+    /// While every touch of the event changes and no touch has come, gone or been ignored
+    /// (`recipientsVersion`), the recipients are those of the last event: the order is kept.
+    private func deliveryOrder(_ touches: [Touch], everyTouchChanged: Bool) -> [GestureRecognizer] {
+        if everyTouchChanged, let kept = keptOrder, kept.version == recipientsVersion, kept.touchCount == touches.count {
+            return kept.order
+        }
+        var order: [GestureRecognizer] = []
+        deliveryRound &+= 1
+        let mark = GestureRecognizer.DeliveryMark(environment: ObjectIdentifier(self), round: deliveryRound)
+        for t in touches where t.phase != .stationary {
+            for r in t.gestureRecognizers where r.deliveryMark != mark {
+                r.deliveryMark = mark
+                order.append(r)
+            }
+        }
+        keptOrder = everyTouchChanged ? (recipientsVersion, touches.count, order) : nil
+        return order
     }
 
     // MARK: Timers (D3)
@@ -251,13 +276,13 @@ final class GestureEnvironment {
         defer { depth -= 1; endUpdate() }
         switch (r.storedState, new) {
         case (.possible, .began), (.possible, .ended):
-            attemptToLeavePossible(r, to: new, input: input)
+            attemptToLeavePossible(r, to: new, input: self.input.description)
         case (.possible, .failed):
             r.pendingState = nil
-            fail(r, input: input)
+            fail(r, input: self.input.description)
         default:
             // began/changed → changed | ended | cancelled
-            transition(r, to: new, input: input)
+            transition(r, to: new, input: self.input.description)
             queue.append(.action(r))
         }
     }
@@ -286,49 +311,50 @@ final class GestureEnvironment {
             fail(r, input: "removed from its view")
         }
         for t in r.sequenceTouches { t.gestureRecognizers.removeAll { $0 === r } }
+        recipientsVersion += 1
         resetRecognizer(r, input: "removed from its view")
         groupsMayHaveFinished = true
     }
 
     /// F1, F2: leave possible now, wait for requirements, or fail.
-    private func attemptToLeavePossible(_ r: GestureRecognizer, to target: GestureRecognizer.State, input: String) {
-        let requirements = r.attemptRequirements ?? failureRequirements(of: r)
+    private func attemptToLeavePossible(_ r: GestureRecognizer, to target: GestureRecognizer.State, input: @autoclosure () -> String) {
+        let requirements = self.requirements(of: r)
         r.attemptRequirements = requirements
         if let winner = requirements.first(where: { hasWon($0) }) {
             r.pendingState = nil
-            fail(r, input: "\(input); required \(winner) to fail, which recognized")
+            fail(r, input: "\(input()); required \(winner) to fail, which recognized")
             return
         }
         if let blocker = requirements.first(where: { isStillDeciding($0) }) {
-            if r.pendingState == nil { log("\(r): possible → \(input) → possible (waits for \(blocker) to fail)") }
+            if r.pendingState == nil { log("\(r): possible → \(input()) → possible (waits for \(blocker) to fail)") }
             r.pendingState = target
             mayHaveWaiters = true
             return
         }
-        perform(r, to: target, input: input)
+        perform(r, to: target, input: input())
     }
 
     /// The transition out of possible, once nothing stands in the way.
-    private func perform(_ r: GestureRecognizer, to target: GestureRecognizer.State, input: String) {
+    private func perform(_ r: GestureRecognizer, to target: GestureRecognizer.State, input: @autoclosure () -> String) {
         let waited = r.pendingState != nil
         r.pendingState = nil
         // S5: the delegate and the touched views may refuse.
         if let d = r.delegate, !d.gestureRecognizerShouldBegin(r) {
-            fail(r, input: "\(input); delegate's gestureRecognizerShouldBegin is false")
+            fail(r, input: "\(input()); delegate's gestureRecognizerShouldBegin is false")
             return
         }
         for v in touchedViews(of: r) where !v.gestureRecognizerShouldBegin(r) {
-            fail(r, input: "\(input); \(v).gestureRecognizerShouldBegin is false")
+            fail(r, input: "\(input()); \(v).gestureRecognizerShouldBegin is false")
             return
         }
         // X1, X3: an active competitor that may not run alongside prevents the recognizer.
         for b in participants where b !== r && isActive(b) && competes(r, b) && !simultaneous(r, b)
             && b.canPrevent(r) && r.canBePrevented(by: b) {
-            fail(r, input: "\(input); prevented by \(b)")
+            fail(r, input: "\(input()); prevented by \(b)")
             return
         }
         if waited { r.willBeginAfterSatisfyingFailureRequirements() }     // F5
-        transition(r, to: target, input: waited ? "\(input); failure requirements satisfied" : input)
+        transition(r, to: target, input: waited ? "\(input()); failure requirements satisfied" : input())
         // X1: competitors that may not run alongside are forced out.
         for b in participants where b !== r && b.storedState.receivesTouches && competes(r, b)
             && !simultaneous(r, b) && r.canPrevent(b) && b.canBePrevented(by: r) {
@@ -351,15 +377,15 @@ final class GestureEnvironment {
     }
 
     /// possible → failed, then the recognizers waiting for this failure may go ahead (F3).
-    private func fail(_ r: GestureRecognizer, input: String) {
+    private func fail(_ r: GestureRecognizer, input: @autoclosure () -> String) {
         guard r.storedState == .possible else { return }
-        transition(r, to: .failed, input: input)
+        transition(r, to: .failed, input: input())
         for d in participants where d !== r && d.storedState == .possible && d.pendingState != nil && requires(d, r) {
             if let target = d.pendingState { attemptToLeavePossible(d, to: target, input: "\(r) failed") }
         }
     }
 
-    private func transition(_ r: GestureRecognizer, to new: GestureRecognizer.State, input: String) {
+    private func transition(_ r: GestureRecognizer, to new: GestureRecognizer.State, input: @autoclosure () -> String) {
         let old = r.storedState
         assert(GestureRecognizer.State.isLegalTransition(from: old, to: new, discrete: r.isDiscrete),
                "S2: illegal transition \(r): \(old) → \(new)")
@@ -368,7 +394,7 @@ final class GestureEnvironment {
             r.deadline = nil                         // a finished recognizer has nothing left to time
             groupsMayHaveFinished = true
         }
-        log("\(r): \(old) → \(input) → \(new)")
+        log("\(r): \(old) → \(input()) → \(new)")
     }
 
     // MARK: Relations
@@ -376,7 +402,7 @@ final class GestureEnvironment {
     /// F1, F2: static requirements plus the dynamic ones, among the recognizers of this sequence.
     private func failureRequirements(of a: GestureRecognizer) -> [GestureRecognizer] {
         var result: [GestureRecognizer] = []
-        for w in a.requiredToFail { if let b = w.value, b !== a { result.append(b) } }
+        for w in a.requiredToFail where w.value !== a { result.append(w.value) }
         for b in participants where b !== a && !result.contains(where: { $0 === b }) {
             if a.shouldRequireFailure(of: b) || b.shouldBeRequiredToFail(by: a)
                 || a.delegate?.gestureRecognizer(a, shouldRequireFailureOf: b) == true
@@ -387,9 +413,19 @@ final class GestureEnvironment {
         return result
     }
 
+    /// F2: evaluated once per attempt. A recognizer that has attempted to leave possible keeps what
+    /// it saw then; before that, the answer is kept while the sequence's participants stay the same.
+    private func requirements(of r: GestureRecognizer) -> [GestureRecognizer] {
+        if let attempted = r.attemptRequirements { return attempted }
+        let key = GestureRecognizer.Membership(environment: ObjectIdentifier(self), count: membership)
+        if let cached = r.requirementsCache, cached.membership == key { return cached.requirements }
+        let list = failureRequirements(of: r)
+        r.requirementsCache = (key, list)
+        return list
+    }
+
     private func requires(_ d: GestureRecognizer, _ b: GestureRecognizer) -> Bool {
-        let requirements = d.attemptRequirements ?? failureRequirements(of: d)
-        return requirements.contains { $0 === b }
+        requirements(of: d).contains { $0 === b }
     }
 
     /// A requirement that recognized or began makes its dependents fail (F1, F3).
@@ -500,32 +536,40 @@ final class GestureEnvironment {
 
     /// S4: a group of recognizers linked by shared touches or failure requirements is reset when all of
     /// them have finished and none of their touches is still down.
+    ///
+    /// Recognizers finish one by one while fingers are still down (a swipe fails as a pan goes on), so
+    /// this first looks for a member that could start a finished group at all, and only then builds
+    /// the groups around such members, each recognizer's requirements worked out once.
     private func resetFinishedSequences() {
         guard groupsMayHaveFinished, !participants.isEmpty else { return }
         groupsMayHaveFinished = false
-        var groups: [[GestureRecognizer]] = []
-        var seen = Set<ObjectIdentifier>()
-        for start in participants where !seen.contains(ObjectIdentifier(start)) {
-            var group: [GestureRecognizer] = [start]
-            seen.insert(ObjectIdentifier(start))
+        func isDone(_ r: GestureRecognizer) -> Bool {
+            r.storedState.isTerminal && r.deadline == nil && !r.sequenceTouches.contains { $0.isLive }
+        }
+        guard participants.contains(where: isDone) else { return }
+        let members = participants
+        let requirements = members.map { self.requirements(of: $0) }
+        func linked(_ a: Int, _ b: Int) -> Bool {
+            competes(members[a], members[b])
+                || requirements[a].contains { $0 === members[b] } || requirements[b].contains { $0 === members[a] }
+        }
+        var grouped = [Bool](repeating: false, count: members.count)
+        for start in members.indices where !grouped[start] && isDone(members[start]) {
+            var group = [start]
+            grouped[start] = true
+            var allDone = true
             var i = 0
             while i < group.count {
                 let a = group[i]
-                for b in participants where !seen.contains(ObjectIdentifier(b)) {
-                    if competes(a, b) || requires(a, b) || requires(b, a) {
-                        group.append(b)
-                        seen.insert(ObjectIdentifier(b))
-                    }
+                if !isDone(members[a]) { allDone = false }
+                for b in members.indices where !grouped[b] && linked(a, b) {
+                    group.append(b)
+                    grouped[b] = true
                 }
                 i += 1
             }
-            groups.append(group)
-        }
-        for group in groups {
-            let finished = group.allSatisfy { $0.storedState.isTerminal && $0.deadline == nil }
-            let touchesDown = group.contains { r in r.sequenceTouches.contains { $0.isLive } }
-            if finished && !touchesDown {
-                for r in group { resetRecognizer(r, input: "touch sequence ended") }
+            if allDone {
+                for m in group { resetRecognizer(members[m], input: "touch sequence ended") }
             }
         }
     }
@@ -539,19 +583,21 @@ final class GestureEnvironment {
         participants = []
     }
 
-    private func resetRecognizer(_ r: GestureRecognizer, input: String) {
+    private func resetRecognizer(_ r: GestureRecognizer, input: @autoclosure () -> String) {
         let old = r.storedState
         r.storedState = .possible
         r.trackedTouches = []
         r.sequenceTouches = []
         r.pendingState = nil
         r.attemptRequirements = nil
+        r.requirementsCache = nil
         r.deadline = nil
         r.isParticipating = false
         r.participatingEnvironment = nil
         for i in r.touchSets.indices { r.touchSets[i].clear() }
         participants.removeAll { $0 === r }
-        if old != .possible { log("\(r): \(old) → \(input) → possible") }
+        membership += 1
+        if old != .possible { log("\(r): \(old) → \(input()) → possible") }
         r.reset()
     }
 

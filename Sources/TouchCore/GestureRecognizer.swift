@@ -50,6 +50,11 @@ open class GestureRecognizer: CustomStringConvertible {
 
     public init() {}
 
+    deinit {
+        for b in requiredToFail { b.value.failureDependents.removeAll { $0.value === self } }
+        for d in failureDependents { d.value.requiredToFail.removeAll { $0.value === self } }
+    }
+
     /// The current state (S1). Subclasses set it to report progress; the environment may keep the
     /// recognizer in `possible` (F1) or fail it instead (S5, X1) — read it back rather than assume.
     /// Setting `failed` from began or changed means `cancelled` (S6); an illegal transition traps in
@@ -96,7 +101,9 @@ open class GestureRecognizer: CustomStringConvertible {
     /// This recognizer may leave `possible` only after `other` fails (F1).
     public func require(toFail other: GestureRecognizer) {
         guard other !== self, !requiredToFail.contains(where: { $0.value === other }) else { return }
-        requiredToFail.append(WeakRecognizer(other))
+        requiredToFail.append(UnownedRecognizer(other))
+        other.failureDependents.append(UnownedRecognizer(self))
+        requirementsCache = nil
     }
 
     /// The centroid of the recognizer's touches in `view`'s space (nil: window), S7. After the last
@@ -126,7 +133,10 @@ open class GestureRecognizer: CustomStringConvertible {
         if trackedTouches.count == 1 && trackedTouches[0] === touch {
             lastCentroid = touch.screenLocation              // S7: where the last touch was seen
         }
-        environment?.touchesWereIgnored = true
+        if let environment {
+            environment.touchesWereIgnored = true
+            environment.recipientsVersion += 1
+        }
         trackedTouches.removeAll { $0 === touch }
         sequenceTouches.removeAll { $0 === touch }
         touch.gestureRecognizers.removeAll { $0 === self }
@@ -189,7 +199,19 @@ open class GestureRecognizer: CustomStringConvertible {
 
     var storedState: State = .possible
     var actions: [(GestureRecognizer) -> Void] = []
-    var requiredToFail: [WeakRecognizer] = []
+    /// F1: the recognizers this one waits for, and those waiting for this one. Neither side retains
+    /// the other (a requirement does not keep a recognizer alive, and cycles are allowed); whichever
+    /// goes first takes itself out of the other's list (`deinit`).
+    var requiredToFail: [UnownedRecognizer] = []
+    var failureDependents: [UnownedRecognizer] = []
+    /// F2: the requirements worked out for the current sequence, valid while its participants are
+    /// the same (`GestureEnvironment.membership`).
+    var requirementsCache: (membership: Membership, requirements: [GestureRecognizer])?
+
+    struct Membership: Equatable {
+        var environment: ObjectIdentifier
+        var count: Int
+    }
     /// Live touches delivered to the recognizer, in the order they arrived (not ignored ones).
     var trackedTouches: [Touch] = []
     /// Every touch delivered since the last reset: who competes with whom (X5) and what C1 cancels.
@@ -273,8 +295,9 @@ open class GestureRecognizer: CustomStringConvertible {
     }
 }
 
-/// A weak reference, so that `require(toFail:)` does not keep the other recognizer alive.
-struct WeakRecognizer {
-    weak var value: GestureRecognizer?
+/// An unretained reference to a recognizer, kept valid by the owner's `deinit` (see `requiredToFail`).
+/// Not `weak`: a weakly referenced object pays for every retain and release through a side table.
+struct UnownedRecognizer {
+    unowned(unsafe) let value: GestureRecognizer
     init(_ value: GestureRecognizer) { self.value = value }
 }

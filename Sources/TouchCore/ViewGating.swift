@@ -12,6 +12,9 @@
 /// - C4: any one delaying recognizer delays; any one cancelling recognizer cancels.
 extension GestureEnvironment {
     func deliverToViews(_ touches: [Touch], event: Event) {
+        // Once recognizers have taken the touches (C1), views hear nothing more: the usual case while
+        // a gesture runs, decided without building the phase lists.
+        guard touches.contains(where: { $0.viewDelivery.awaitsView }) else { return }
         var began: [Touch] = [], moved: [Touch] = [], ended: [Touch] = [], cancelled: [Touch] = []
         for t in touches {
             switch t.viewDelivery {
@@ -152,5 +155,14 @@ extension ViewDelivery {
     var isDelivering: Bool {
         if case .delivering = self { return true }
         return false
+    }
+
+    /// The view is to hear of the touch in this event: it has not been told of it yet, or it is
+    /// following it.
+    var awaitsView: Bool {
+        switch self {
+        case .pendingBegan, .delivering: true
+        case .unregistered, .none, .beganDelayed, .endDelayed, .cancelled, .finished: false
+        }
     }
 }

@@ -23,8 +23,21 @@ public struct CoordinateMapping: Equatable, Sendable {
     public var flipX = false
     public var flipY = false
     /// libinput's calibration matrix, row-major, the first two rows of a 3×3 matrix in normalized
-    /// coordinates; identity: [1, 0, 0, 0, 1, 0].
-    public var calibration: [Double] = CoordinateMapping.identityMatrix
+    /// coordinates; identity: [1, 0, 0, 0, 1, 0]. Anything but six numbers counts as the identity.
+    public var calibration: [Double] = CoordinateMapping.identityMatrix {
+        didSet { matrix = Matrix(calibration) }
+    }
+    /// `calibration` as six stored numbers: `map` runs for every contact of every frame.
+    private var matrix = Matrix(CoordinateMapping.identityMatrix)
+
+    private struct Matrix: Equatable, Sendable {
+        var a = 1.0, b = 0.0, c = 0.0, d = 0.0, e = 1.0, f = 0.0
+
+        init(_ m: [Double]) {
+            guard m.count == 6 else { return }
+            (a, b, c, d, e, f) = (m[0], m[1], m[2], m[3], m[4], m[5])
+        }
+    }
 
     public static let identityMatrix: [Double] = [1, 0, 0, 0, 1, 0]
 
@@ -41,20 +54,44 @@ public struct CoordinateMapping: Equatable, Sendable {
     }
 
     /// A raw position in window points.
-    public func map(x: Int32, y: Int32) -> Point {
-        var nx = (Double(x) - Double(xAxis.minimum)) / xAxis.span
-        var ny = (Double(y) - Double(yAxis.minimum)) / yAxis.span
-        let m = calibration
-        (nx, ny) = (m[0] * nx + m[1] * ny + m[2], m[3] * nx + m[4] * ny + m[5])
-        switch rotation {
-        case .none: break
-        case .clockwise90: (nx, ny) = (1 - ny, nx)
-        case .upsideDown: (nx, ny) = (1 - nx, 1 - ny)
-        case .clockwise270: (nx, ny) = (ny, 1 - nx)
+    public func map(x: Int32, y: Int32) -> Point { Plain(self).map(x: x, y: y) }
+
+    /// The mapping as plain numbers (no array, nothing to retain), for the frame assembler to keep
+    /// and apply to every contact of every frame.
+    struct Plain: Sendable {
+        private let xMinimum: Double, xSpan: Double, yMinimum: Double, ySpan: Double
+        private let matrix: Matrix
+        private let rotation: Rotation
+        private let flipX: Bool, flipY: Bool
+        private let target: Rect
+
+        init(_ m: CoordinateMapping) {
+            xMinimum = Double(m.xAxis.minimum)
+            xSpan = m.xAxis.span
+            yMinimum = Double(m.yAxis.minimum)
+            ySpan = m.yAxis.span
+            matrix = m.matrix
+            rotation = m.rotation
+            flipX = m.flipX
+            flipY = m.flipY
+            target = m.target
         }
-        if flipX { nx = 1 - nx }
-        if flipY { ny = 1 - ny }
-        return Point(x: target.minX + nx * target.width, y: target.minY + ny * target.height)
+
+        func map(x: Int32, y: Int32) -> Point {
+            var nx = (Double(x) - xMinimum) / xSpan
+            var ny = (Double(y) - yMinimum) / ySpan
+            let m = matrix
+            (nx, ny) = (m.a * nx + m.b * ny + m.c, m.d * nx + m.e * ny + m.f)
+            switch rotation {
+            case .none: break
+            case .clockwise90: (nx, ny) = (1 - ny, nx)
+            case .upsideDown: (nx, ny) = (1 - nx, 1 - ny)
+            case .clockwise270: (nx, ny) = (ny, 1 - nx)
+            }
+            if flipX { nx = 1 - nx }
+            if flipY { ny = 1 - ny }
+            return Point(x: target.minX + nx * target.width, y: target.minY + ny * target.height)
+        }
     }
 
     /// Points per raw unit along the panel's x axis, for sizes such as ABS_MT_TOUCH_MAJOR.

@@ -21,7 +21,11 @@ import TouchCore
 /// reported once per device as "kernel bug: …".
 public struct FrameAssembler {
     public let device: DeviceDescription
-    public var mapping: CoordinateMapping
+    public var mapping: CoordinateMapping {
+        didSet { plainMapping = CoordinateMapping.Plain(mapping) }
+    }
+    /// `mapping` in the form applied to every contact.
+    private var plainMapping: CoordinateMapping.Plain
     /// `DigitizerFrame.device` of the frames produced.
     public let deviceIndex: Int
     /// Called once per kind of problem with a sentence naming the device.
@@ -66,6 +70,7 @@ public struct FrameAssembler {
     public init(device: DeviceDescription, mapping: CoordinateMapping, deviceIndex: Int = 0) {
         self.device = device
         self.mapping = mapping
+        plainMapping = CoordinateMapping.Plain(mapping)
         self.deviceIndex = deviceIndex
         proto = device.touchProtocol ?? .singleTouch
         switch device.kind {
@@ -360,7 +365,7 @@ public struct FrameAssembler {
     private mutating func makeContact(id: Int, x: Int32, y: Int32, pressure: Int32?, pressureAxis: UInt16,
                                       major: Int32?, tool: Int32, cancelled: Bool) -> Contact {
         let cx = clamp(x, mapping.xAxis, "x"), cy = clamp(y, mapping.yAxis, "y")
-        var contact = Contact(id: id, location: mapping.map(x: cx, y: cy),
+        var contact = Contact(id: id, location: plainMapping.map(x: cx, y: cy),
                               type: tool == MTToolType.pen ? .pencil : touchType, isCancelled: cancelled)
         if let pressure, let info = pressureAxis == AbsCode.mtPressure ? mtPressure : singlePressure,
            info.maximum > info.minimum {
@@ -375,13 +380,15 @@ public struct FrameAssembler {
         return contact
     }
 
-    private mutating func clamp(_ v: Int32, _ axis: AbsInfo, _ name: String) -> Int32 {
-        guard axis.maximum > axis.minimum else { return v }
-        if v < axis.minimum || v > axis.maximum {
-            report("range-\(name)", "kernel bug: \(device.name): \(name) position \(v) is outside \(axis.minimum)…\(axis.maximum); clamped")
-            return min(max(v, axis.minimum), axis.maximum)
-        }
-        return v
+    @inline(__always)
+    private mutating func clamp(_ v: Int32, _ axis: AbsInfo, _ name: StaticString) -> Int32 {
+        guard axis.maximum > axis.minimum, v < axis.minimum || v > axis.maximum else { return v }
+        return clampOutOfRange(v, axis, name)
+    }
+
+    private mutating func clampOutOfRange(_ v: Int32, _ axis: AbsInfo, _ name: StaticString) -> Int32 {
+        report("range-\(name)", "kernel bug: \(device.name): \(name) position \(v) is outside \(axis.minimum)…\(axis.maximum); clamped")
+        return min(max(v, axis.minimum), axis.maximum)
     }
 
     private mutating func report(_ key: String, _ message: String) {

@@ -34,6 +34,11 @@ func say(_ s: String) {
 let args = CommandLine.arguments
 let quick = args.contains("--quick")
 let root = args.first { $0.hasPrefix("--root=") }.map { String($0.dropFirst(7)) } ?? "."
+/// `--only=pipeline|fixtures|hit-test|memory` runs one section (for a profiler); `--pipeline-only` is
+/// `--only=pipeline`.
+let only: String? = args.contains("--pipeline-only") ? "pipeline"
+    : args.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst(7)) }
+func runs(_ section: String) -> Bool { only == nil || only == section }
 
 // MARK: Scene: 1,000 views, 32 recognizers
 
@@ -145,10 +150,10 @@ var panel = SyntheticPanel()
 
 say("scene: \(scene.views.count) views, \(scene.recognizers.count) recognizers; 10 fingers at 240 Hz")
 var warm: [Double] = []
-runFrames(quick ? 2_000 : 20_000, timings: &warm)
+if runs("pipeline") { runFrames(quick ? 2_000 : 20_000, timings: &warm) }
 let rssStart = rssMiB()
 var medians: [Double] = [], p99s: [Double] = []
-for run in 0..<5 {
+for run in 0..<(runs("pipeline") ? 5 : 0) {
     var t: [Double] = []
     t.reserveCapacity(50_000)
     runFrames(quick ? 5_000 : 48_000, timings: &t)
@@ -159,17 +164,20 @@ for run in 0..<5 {
 }
 medians.sort(); p99s.sort()
 let pipelineMedian = percentile(medians, 0.5), pipelineP99 = percentile(p99s, 0.5)
-say("pipeline: \(Int(pipelineMedian)) ns per frame (median of runs), p99 \(Int(pipelineP99)) ns; \(lines) lines encoded")
-
-if args.contains("--pipeline-only") { exit(0) }
+if runs("pipeline") {
+    say("pipeline: \(Int(pipelineMedian)) ns per frame (median of runs), p99 \(Int(pipelineP99)) ns; \(lines) lines encoded")
+}
+if only == "pipeline" { exit(0) }
 
 // The same with touch lines on (a client subscribed to touches).
 pipeline.wantsTouches = true
 var touchTimes: [Double] = []
-runFrames(quick ? 2_000 : 24_000, timings: &touchTimes)
-touchTimes.sort()
+if only == nil {
+    runFrames(quick ? 2_000 : 24_000, timings: &touchTimes)
+    touchTimes.sort()
+    say("pipeline with touch lines: median \(Int(percentile(touchTimes, 0.5))) ns/frame, p99 \(Int(percentile(touchTimes, 0.99))) ns")
+}
 pipeline.wantsTouches = false
-say("pipeline with touch lines: median \(Int(percentile(touchTimes, 0.5))) ns/frame, p99 \(Int(percentile(touchTimes, 0.99))) ns")
 
 // MARK: 2. Fixture recordings, frames per second
 
@@ -190,7 +198,7 @@ for name in ["evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu", "evemu-d
     if let r = try? Recording.load(path: fixtureDir + "/" + name) { recordings.append(r) }
 }
 var fpsRuns: [Double] = []
-for run in 0..<(quick ? 2 : 6) {
+for run in 0..<(runs("fixtures") ? (quick ? 3 : 21) : 0) {
     // Scenes and players are made before the clock starts: the figure is the pipeline's.
     var prepared: [(Pipeline, RecordingPlayer, Recording)] = []
     for r in recordings {
@@ -214,7 +222,8 @@ for run in 0..<(quick ? 2 : 6) {
 }
 fpsRuns.sort()
 let fixtureFPS = percentile(fpsRuns, 0.5)
-say("fixtures: \(recordings.count) recordings, \(fixtureFrames) frames, \(Int(fixtureFPS)) frames/s (median of runs; event parsing and scene building not timed)")
+if runs("fixtures") { say("fixtures: \(recordings.count) recordings, \(fixtureFrames) frames, \(Int(fixtureFPS)) frames/s (median of runs; event parsing and scene building not timed)") }
+if only == "fixtures" { exit(0) }
 
 // MARK: 3. Hit-testing alone on a 10,000-view tree
 
@@ -233,7 +242,7 @@ for i in 0..<100 {
 var hitTimes: [Double] = []
 var seed: UInt64 = 7
 var hits = 0
-for round in 0..<(quick ? 3 : 12) {
+for round in 0..<(runs("hit-test") ? (quick ? 3 : 12) : 0) {
     var t: [Double] = []
     for _ in 0..<10_000 {
         seed = seed &* 6364136223846793005 &+ 1442695040888963407
@@ -246,7 +255,8 @@ for round in 0..<(quick ? 3 : 12) {
 }
 hitTimes.sort()
 let hitMedian = percentile(hitTimes, 0.5)
-say("hit-test: \(count) views, median \(Int(hitMedian)) ns, p99 \(Int(percentile(hitTimes, 0.99))) ns (\(hits) hits)")
+if runs("hit-test") { say("hit-test: \(count) views, median \(Int(hitMedian)) ns, p99 \(Int(percentile(hitTimes, 0.99))) ns (\(hits) hits)") }
+if only == "hit-test" { exit(0) }
 
 // MARK: 4. Memory: after startup, and after ten million frames
 
