@@ -131,22 +131,25 @@ public final class Application: Responder {
         var changed = false, anyTerminal = false
         // Which of the frame's contacts belong to a touch that is already down.
         var matched = ContactTable.Marks()
-        // Touches already down: moved, stationary, ended or cancelled.
-        for touch in liveTouches {
+        // Touches already down: moved, stationary, ended or cancelled. (A copy of the list is walked:
+        // a warning handler that feeds another frame cannot pull it away.)
+        let down = liveTouches
+        down.forEachUnretained { touch in
             guard touch.device == frame.device else {
                 touch.phase = .stationary
                 touch.previousScreenLocation = touch.screenLocation
-                continue
+                return
             }
-            guard let index = contacts.index(of: touch.contactID) else {
+            guard let index = contacts.index(of: touch.contactID, hint: touch.contactIndex) else {
                 touch.phase = .ended          // absent from the frame: lifted
                 touch.previousScreenLocation = touch.screenLocation
                 touch.lastChange = time
                 changed = true
                 anyTerminal = true
-                continue
+                return
             }
             matched.insert(index)
+            touch.contactIndex = index
             let c = contacts[index]
             if c.isCancelled {
                 touch.phase = .cancelled
@@ -154,7 +157,7 @@ public final class Application: Responder {
                 touch.lastChange = time
                 changed = true
                 anyTerminal = true
-                continue
+                return
             }
             var location = c.location
             if !location.isFinite {
@@ -249,9 +252,12 @@ public final class Application: Responder {
         event.orderedTouches = liveTouches
         dispatchSerial += 1
         event.serial = dispatchSerial
-        for t in liveTouches {
-            if t.lastEvent !== event { t.lastEvent = event }
-            t.lastEventSerial = dispatchSerial
+        let serial = dispatchSerial
+        let event = self.event
+        liveTouches.forEachUnretained { t in
+            // A touch lives within one event object (it is replaced only when no touch is down).
+            if t.phase == .began { t.lastEvent = event }
+            t.lastEventSerial = serial
         }
         if windows.count == 1 {
             windows[0].sendEvent(event)       // every touch is in the only window (hitTest)
@@ -300,8 +306,13 @@ struct ContactTable {
             }
             self.index = index
         } else if contacts.count > 1 {
-            for i in 1..<contacts.count where duplicate == nil {
-                for j in 0..<i where contacts[j].id == contacts[i].id { duplicate = contacts[i].id }
+            // Ids in increasing order (the usual case) cannot repeat; otherwise compare pairs.
+            var increasing = true
+            for i in 1..<contacts.count where contacts[i - 1].id >= contacts[i].id { increasing = false; break }
+            if !increasing {
+                for i in 1..<contacts.count where duplicate == nil {
+                    for j in 0..<i where contacts[j].id == contacts[i].id { duplicate = contacts[i].id }
+                }
             }
         }
     }
@@ -309,6 +320,13 @@ struct ContactTable {
     var count: Int { contacts.count }
 
     subscript(i: Int) -> Contact { contacts[i] }
+
+    /// The position of the last entry for `id`; `hint` (where it was in the last frame) is tried
+    /// first.
+    func index(of id: Int, hint: Int) -> Int? {
+        if duplicate == nil, hint < contacts.count, contacts[hint].id == id { return hint }
+        return index(of: id)
+    }
 
     /// The position of the last entry for `id`.
     func index(of id: Int) -> Int? {

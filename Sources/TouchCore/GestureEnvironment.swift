@@ -154,6 +154,7 @@ final class GestureEnvironment {
         r.participatingEnvironment = self
         participants.append(r)
         membership += 1
+        knownNextDeadline = nil
     }
 
     /// D1.1–D1.2: each recognizer gets its touches by phase, and the update runs after each call.
@@ -244,13 +245,22 @@ final class GestureEnvironment {
 
     // MARK: Timers (D3)
 
+    /// The earliest deadline of the participants. Asked before every frame (`Application.advance`),
+    /// so it is kept until a deadline is set or cleared, or the participants change.
     var nextDeadline: Double? {
+        if let known = knownNextDeadline { return known }
         var earliest: Double?
         for r in participants {
             if let d = r.deadline, d < (earliest ?? .infinity) { earliest = d }
         }
+        knownNextDeadline = .some(earliest)
         return earliest
     }
+
+    /// nil: to be worked out; .some(nil): no deadline.
+    private var knownNextDeadline: Double??
+
+    func deadlinesChanged() { knownNextDeadline = nil }
 
     /// Fires the earliest deadline, which the application found to be `deadline`.
     func fireDeadline(at deadline: Double) {
@@ -581,6 +591,7 @@ final class GestureEnvironment {
             r.participatingEnvironment = nil
         }
         participants = []
+        knownNextDeadline = nil
     }
 
     private func resetRecognizer(_ r: GestureRecognizer, input: @autoclosure () -> String) {
@@ -597,6 +608,7 @@ final class GestureEnvironment {
         for i in r.touchSets.indices { r.touchSets[i].clear() }
         participants.removeAll { $0 === r }
         membership += 1
+        knownNextDeadline = nil
         if old != .possible { log("\(r): \(old) → \(input()) → possible") }
         r.reset()
     }

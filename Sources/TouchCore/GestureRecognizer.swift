@@ -165,7 +165,11 @@ open class GestureRecognizer: CustomStringConvertible {
     /// A timer for the subclass, in the event clock's seconds: `deadlineReached(at:)` is called when
     /// `Application.advance(to:)` reaches it (D3). One per recognizer; nil cancels; reset clears it.
     public var deadline: Double? {
-        didSet { if deadline != nil { environment?.participate(self) } }
+        didSet {
+            guard deadline != oldValue, let environment else { return }
+            if deadline != nil { environment.participate(self) }
+            environment.deadlinesChanged()
+        }
     }
 
     /// The deadline set by the subclass has come.
@@ -281,6 +285,9 @@ open class GestureRecognizer: CustomStringConvertible {
     /// A screen-space displacement in `view`'s space (nil: the window's): for translation and velocity.
     func screenVectorToView(_ v: Point, _ view: View?) -> Point {
         let window = referenceWindow
+        // G4: a displacement turns with the linear part only; into an untransformed window it is the
+        // same vector (the daemon's case: every line is in window coordinates).
+        if let window, view == nil || view === window, window.transform.isIdentity { return v }
         return View.convertFromScreen(v, window: window, to: view) - View.convertFromScreen(.zero, window: window, to: view)
     }
 

@@ -81,8 +81,10 @@ public final class Touch: Hashable, CustomStringConvertible {
     /// The event the touch was last part of (E1: one event object per touch sequence). The event
     /// drops its touches when the sequence ends (`Application.handle`), so this makes no cycle.
     var lastEvent: Event?
-    /// `Event.serial` of that event: compared on the hot path instead of loading the weak reference.
+    /// `Event.serial` of that event: compared on the hot path instead of loading the reference.
     var lastEventSerial = 0
+    /// Where the touch's contact was in the last frame of its device (`ContactTable`): looked at first.
+    var contactIndex = 0
 
     init(identifier: Int, device: Int, contact: Contact, timestamp: Double, tapCount: Int) {
         self.identifier = identifier

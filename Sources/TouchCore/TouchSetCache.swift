@@ -11,13 +11,20 @@ struct TouchSetCache {
 
     /// The set of those `touches` that are in `phase` (and, with `serial`, part of that event).
     mutating func set(of touches: [Touch], phase: Touch.Phase, serial: Int?) -> Set<Touch> {
-        var count = 0
-        var same = true
-        for t in touches where t.phase == phase && (serial == nil || t.lastEventSerial == serial) {
-            if same && (count >= members.count || members[count] !== t) { same = false }
-            count += 1
+        let same = touches.withUnsafeBufferPointer { given in
+            members.withUnsafeBufferPointer { kept in
+                // Compared without retaining: both arrays hold their touches for the whole loop.
+                var count = 0
+                for i in 0..<given.count {
+                    unowned(unsafe) let t = given[i]
+                    guard t.phase == phase && (serial == nil || t.lastEventSerial == serial) else { continue }
+                    if count >= kept.count || kept[count] !== t { return false }
+                    count += 1
+                }
+                return count == kept.count && count > 0
+            }
         }
-        if same && count == members.count && count > 0 { return cached }
+        if same { return cached }
         members.removeAll(keepingCapacity: true)
         for t in touches where t.phase == phase && (serial == nil || t.lastEventSerial == serial) {
             members.append(t)

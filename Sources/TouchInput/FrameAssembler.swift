@@ -32,6 +32,8 @@ public struct FrameAssembler {
     public var onWarning: ((String) -> Void)?
 
     private let proto: DeviceDescription.TouchProtocol
+    /// Protocol B (`proto` is `.slots`).
+    private let isSlotted: Bool
     private let touchType: Touch.TouchType
     /// The axes looked up once: a frame must not pay for dictionary lookups per contact.
     private let mtPressure: AbsInfo?
@@ -73,6 +75,7 @@ public struct FrameAssembler {
         plainMapping = CoordinateMapping.Plain(mapping)
         self.deviceIndex = deviceIndex
         proto = device.touchProtocol ?? .singleTouch
+        if case .slots = proto { isSlotted = true } else { isSlotted = false }
         switch device.kind {
         case .touchpad: touchType = .indirect
         case .tablet: touchType = .pencil
@@ -93,6 +96,11 @@ public struct FrameAssembler {
 
     /// Takes one event; returns a frame at SYN_REPORT.
     public mutating func feed(_ e: InputEvent) -> DigitizerFrame? {
+        // Most events are one axis of one slot: they take the short way.
+        if isSlotted && e.type == EventType.abs && !dropping {
+            slotAxis(e)
+            return nil
+        }
         if e.type == EventType.syn && e.code == SynCode.dropped {
             dropping = true
             return nil
@@ -116,26 +124,7 @@ public struct FrameAssembler {
     private mutating func feedSlots(_ e: InputEvent) -> DigitizerFrame? {
         switch e.type {
         case EventType.abs:
-            if e.code == AbsCode.mtSlot {
-                currentSlot = Int(e.value)
-                if !slots.contains(currentSlot) {
-                    report("slot", "kernel bug: \(device.name): ABS_MT_SLOT \(e.value) is outside 0…\(slots.count - 1); its events are ignored")
-                }
-            } else if AbsCode.slotAxes.contains(e.code) {
-                guard slots.contains(currentSlot) else { return nil }
-                if e.code == AbsCode.mtTrackingID {
-                    let old = slots.trackingID(currentSlot)
-                    if e.value < 0 {
-                        slots.contactIDs[currentSlot] = nil
-                        slots.cancelled[currentSlot] = false
-                    } else if e.value != old {
-                        // A new tracking id, with or without −1 before it: a new contact.
-                        slots.contactIDs[currentSlot] = takeContactID()
-                        slots.cancelled[currentSlot] = false
-                    }
-                }
-                slots.set(currentSlot, e.code, e.value)
-            }
+            slotAxis(e)
             // ABS_X/ABS_Y and the like are the legacy single-touch emulation: not needed.
         case EventType.syn where e.code == SynCode.report:
             return slotFrame(time: e.time)
@@ -143,6 +132,30 @@ public struct FrameAssembler {
             break
         }
         return nil
+    }
+
+    /// ABS_MT_SLOT selects a slot; the slot axes update it.
+    private mutating func slotAxis(_ e: InputEvent) {
+        if e.code == AbsCode.mtSlot {
+            currentSlot = Int(e.value)
+            if !slots.contains(currentSlot) {
+                report("slot", "kernel bug: \(device.name): ABS_MT_SLOT \(e.value) is outside 0…\(slots.count - 1); its events are ignored")
+            }
+        } else if AbsCode.slotAxes.contains(e.code) {
+            guard slots.contains(currentSlot) else { return }
+            if e.code == AbsCode.mtTrackingID {
+                let old = slots.trackingID(currentSlot)
+                if e.value < 0 {
+                    slots.contactIDs[currentSlot] = nil
+                    slots.cancelled[currentSlot] = false
+                } else if e.value != old {
+                    // A new tracking id, with or without −1 before it: a new contact.
+                    slots.contactIDs[currentSlot] = takeContactID()
+                    slots.cancelled[currentSlot] = false
+                }
+            }
+            slots.set(currentSlot, e.code, e.value)
+        }
     }
 
     private mutating func slotFrame(time: Double) -> DigitizerFrame {
