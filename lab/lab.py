@@ -164,6 +164,34 @@ class LibinputWatcher:
         return {k: len(re.findall(r"\b" + k + r"\b", text)) for k in ("TOUCH_DOWN", "TOUCH_UP", "TOUCH_CANCEL")}
 
 
+class RawClient:
+    """A client that keeps up: it counts what it reads instead of parsing every line (the lab's CPUs
+    are emulated, and a client that falls behind is dropped)."""
+    def __init__(self, path, topics=("gestures", "touches", "devices")):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(path)
+        self.sock.sendall((json.dumps({"subscribe": list(topics)}) + "\n").encode())
+        self.counts = {}
+        self.tail = b""
+
+    def pump(self, seconds):
+        end = time.time() + seconds
+        while time.time() < end:
+            r, _, _ = select.select([self.sock], [], [], max(0, end - time.time()))
+            if not r:
+                continue
+            chunk = self.sock.recv(1 << 20)
+            if not chunk:
+                return
+            data = self.tail + chunk
+            cut = data.rfind(b"\n") + 1
+            self.tail = data[cut:]
+            self.counts[b'"event":"touch"'] = self.counts.get(b'"event":"touch"', 0) + data[:cut].count(b'"event":"touch"')
+
+    def count(self, needle):
+        return self.counts.get(needle, 0)
+
+
 def offline(binaries, recording):
     out = subprocess.run([os.path.join(binaries, "touchbridgectl"), "replay", recording], capture_output=True, text=True, check=True)
     return [json.loads(l) for l in out.stdout.splitlines()]
@@ -433,10 +461,16 @@ def check_two_screens(binaries, workdir):
         d.stop()
 
 
-def cpu_seconds(pid):
+def cpu_times(pid):
+    """User and system CPU seconds of a process so far."""
     with open("/proc/{}/stat".format(pid)) as f:
         fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def cpu_seconds(pid):
+    return sum(cpu_times(pid))
 
 
 def measure_cpu(binaries, workdir):
@@ -445,21 +479,32 @@ def measure_cpu(binaries, workdir):
     events, desc = burst_recording(workdir)
     d = Daemon(binaries, workdir)
     try:
-        c = Client(d.socket)
+        c = RawClient(d.socket)
         dev = Device(desc)
         d.wait_for_log(re.escape(dev.node) + r".*\[device")
         li = subprocess.Popen(["libinput", "debug-events", "--device", dev.node], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(1.0)
         ours0, theirs0 = cpu_seconds(d.proc.pid), cpu_seconds(li.pid)
-        for _ in range(3):
-            dev.play(events)
+        split0 = cpu_times(d.proc.pid), cpu_times(li.pid)
+        # The client reads all along (gestures, touches and devices), as a real one would: a client
+        # that stopped reading would be dropped, and the daemon would stop making its lines.
+        for _ in range(5):
+            p = dev.play(events, background=True)
+            while p.poll() is None:
+                c.pump(0.2)
         c.pump(1.0)
         ours, theirs = cpu_seconds(d.proc.pid) - ours0, cpu_seconds(li.pid) - theirs0
+        split1 = cpu_times(d.proc.pid), cpu_times(li.pid)
+        print("lab: cpu seconds (user, system) on the stream: touchbridged ({:.2f}, {:.2f}), libinput ({:.2f}, {:.2f})".format(
+            split1[0][0] - split0[0][0], split1[0][1] - split0[0][1], split1[1][0] - split0[1][0], split1[1][1] - split0[1][1]), flush=True)
+        touch_lines = c.count(b'"event":"touch"')
+        dropped = d.text().count("stopped reading")
         li.terminate()
         li.wait(5)
         dev.remove()
-        print("MEASURE cpu seconds on the same stream: touchbridged {:.2f}, libinput debug-events {:.2f}, ratio {:.2f}".format(
-            ours, theirs, ours / theirs if theirs else float("nan")), flush=True)
+        print("MEASURE cpu seconds on the same stream: touchbridged {:.2f}, libinput debug-events {:.2f}, ratio {:.2f} "
+              "({} touch lines read by the client; client dropped: {})".format(
+                  ours, theirs, ours / theirs if theirs else float("nan"), touch_lines, "yes" if dropped else "no"), flush=True)
     finally:
         d.stop()
 
@@ -468,15 +513,19 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True, help="directory with touchbridged and touchbridgectl")
     parser.add_argument("--only", help="run only the recordings whose name contains this")
+    parser.add_argument("--check", help="run only this one of the other checks (devices command, removal, SYN_DROPPED, "
+                                        "permission, two screens, cpu)")
     args = parser.parse_args()
     subprocess.run(["modprobe", "uinput"], check=True)
     print("lab: kernel {}, {}".format(os.uname().release, subprocess.run(["libinput", "--version"], capture_output=True, text=True).stdout.strip() and "libinput " + subprocess.run(["libinput", "--version"], capture_output=True, text=True).stdout.strip()), flush=True)
-    checks = [("recording " + n, lambda w, n=n: check_recording(args.bin, w, n)) for n in RECORDINGS if not args.only or args.only in n]
+    checks = [("recording " + n, lambda w, n=n: check_recording(args.bin, w, n))
+              for n in RECORDINGS if not args.check and (not args.only or args.only in n)]
     if not args.only:
         checks += [("devices command", lambda w: check_devices_command(args.bin, w)),
                    ("removal", lambda w: check_removal(args.bin, w)), ("SYN_DROPPED", lambda w: check_syn_dropped(args.bin, w)),
                    ("permission", lambda w: check_unopenable(args.bin, w)), ("two screens", lambda w: check_two_screens(args.bin, w)),
                    ("cpu", lambda w: measure_cpu(args.bin, w))]
+        checks = [c for c in checks if not args.check or c[0] == args.check]
     for name, check in checks:
         # Unix sockets cannot live on the host's shared filesystem: use the guest's own tmpfs.
         with tempfile.TemporaryDirectory(prefix="tb-lab-", dir="/dev/shm" if os.path.isdir("/dev/shm") else "/run") as w:

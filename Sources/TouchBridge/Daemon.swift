@@ -119,11 +119,12 @@ public final class Daemon {
     }
 
     private func wire() {
-        pipeline.onLine = { [unowned self] topic, line in self.server.broadcast(line, topic: topic) }
+        pipeline.onLines = { [unowned self] topic, lines in self.server.broadcast(lines, topic: topic) }
         server.onTopicsChanged = { [unowned self] topics in self.pipeline.wantsTouches = topics.contains(.touches) }
         server.onSubscribe = { [unowned self] topics in topics.contains(.devices) ? self.devices.presentDeviceLines() : [] }
         devices.onDeviceLine = { [unowned self] line in self.server.broadcast(line, topic: .devices) }
         devices.onActivity = { [unowned self] in self.rearm() }
+        loop.afterHandlers = { [unowned self] in self.server.flushQueued() }
         try? loop.add(signals.fd) { [unowned self] _ in self.handleSignals() }
         try? loop.add(deadline.fd) { [unowned self] _ in self.timerFired() }
     }
@@ -155,13 +156,21 @@ public final class Daemon {
         return exitStatus
     }
 
-    /// Arms the deadline timer at the application's next deadline (or disarms it).
+    /// Arms the deadline timer at the application's next deadline (or disarms it). Every read of a
+    /// device asks; the timer is only set again when the answer changed.
     func rearm() {
-        deadline.arm(at: pipeline.nextDeadline)
+        let next = pipeline.nextDeadline
+        if let armed = armedDeadline, armed == next { return }
+        deadline.arm(at: next)
+        armedDeadline = .some(next)
     }
+
+    /// What the deadline timer was last set to (.some(nil): disarmed); nil: unknown.
+    private var armedDeadline: Double??
 
     private func timerFired() {
         deadline.acknowledge()
+        armedDeadline = nil                 // it went off: no longer armed
         // Advance exactly to the deadlines that are due, not to "now": a frame stamped between the
         // deadline and now may still be waiting to be read, and time must not pass it.
         let now = monotonicNow()

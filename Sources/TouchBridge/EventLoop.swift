@@ -8,6 +8,9 @@ public final class EventLoop {
     private let epfd: Int32
     private var handlers: [Int32: (UInt32) -> Void] = [:]
     public private(set) var isRunning = false
+    /// Runs after the handlers of each wakeup, before the loop sleeps again (the socket's sends: one
+    /// per client for everything a wakeup produced).
+    public var afterHandlers: (() -> Void)?
 
     public init() throws {
         epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -59,6 +62,7 @@ public final class EventLoop {
                 if let h = handlers[fd] { h(events[i].events) }
                 if !isRunning { break }
             }
+            afterHandlers?()
         }
     }
 }

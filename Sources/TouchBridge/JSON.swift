@@ -464,6 +464,11 @@ public struct JSONWriter {
         storage.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { utf8 in
+            // Names are plain text: copied at once unless something needs an escape.
+            if !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5c }) {
+                storage.append(utf8)
+                return
+            }
             for c in utf8 {
                 switch c {
                 case 0x22: storage.append(0x5c); storage.append(0x22)

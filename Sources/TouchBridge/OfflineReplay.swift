@@ -13,8 +13,9 @@ public enum OfflineReplay {
         let pipeline = Pipeline(scene: scene, log: log)
         pipeline.wantsTouches = topics.contains(.touches)
         var out: [String] = []
-        pipeline.onLine = { topic, bytes in
-            if topics.contains(topic) { out.append(String(decoding: bytes, as: UTF8.self)) }
+        pipeline.onLines = { topic, bytes in
+            guard topics.contains(topic) else { return }
+            for line in bytes.split(separator: 0x0a) { out.append(String(decoding: line, as: UTF8.self)) }
         }
         let config = scene.devices.first ?? DeviceConfig()
         guard var mapping = CoordinateMapping(device: recording.device, target: scene.window.bounds) else { return out }

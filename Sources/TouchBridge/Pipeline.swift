@@ -17,9 +17,10 @@ public struct Topics: OptionSet, Sendable {
 public final class Pipeline {
     public private(set) var scene: Scene
     public private(set) var application: Application
-    /// Receives each line (without the newline) and the topic it belongs to. The bytes are valid
-    /// only during the call: copy what you keep.
-    public var onLine: ((Topics, UnsafeBufferPointer<UInt8>) -> Void)?
+    /// Receives lines and the topic they belong to: one or more complete lines, separated by
+    /// newlines, without a newline after the last (a gesture line, or the touch lines of one event).
+    /// The bytes are valid only during the call: copy what you keep.
+    public var onLines: ((Topics, UnsafeBufferPointer<UInt8>) -> Void)?
     /// Touch lines cost time: they are made only when someone wants them.
     public var wantsTouches = false
     private let log: Logger
@@ -141,7 +142,7 @@ public final class Pipeline {
 
     /// {"event":"gesture","time":T,"device":D,"recognizer":N,"type":T,"state":S,"view":V,"x":…,"y":…,"touches":N,…}
     func report(_ g: GestureRecognizer, _ fields: GestureFields) {
-        guard let onLine else { return }
+        guard let onLines else { return }
         // Written as fixed fragments and values (no per-key bookkeeping): this runs for every update
         // of every continuous gesture.
         writer.reset()
@@ -189,7 +190,7 @@ public final class Pipeline {
             break
         }
         writer.fragment("}")
-        writer.withBytes { onLine(.gestures, $0) }
+        writer.withBytes { onLines(.gestures, $0) }
     }
 
     private func writePan(_ pan: PanGestureRecognizer) {
@@ -206,10 +207,15 @@ public final class Pipeline {
     }
 
     /// {"event":"touch","time","device","id","phase","x","y","view","tapCount","majorRadius","force"}
+    ///
+    /// The touch lines of one event go out together, one chunk of lines.
     func reportTouches(_ e: Event) {
-        guard let onLine else { return }
+        guard let onLines else { return }
+        writer.reset()
+        var first = true
         for t in e.orderedTouches where t.phase != .stationary {
-            writer.reset()
+            if !first { writer.newline() }
+            first = false
             writer.fragment(#"{"event":"touch","time":"#)
             writer.number(t.timestamp)
             writer.fragment(#","device":"#)
@@ -229,7 +235,7 @@ public final class Pipeline {
             writer.fragment(#","y":"#)
             writer.number(p.y)
             writer.fragment(#","view":"#)
-            if let v = t.view?.name { writer.string(v) } else { writer.null() }
+            touchViewName.write(t.view, into: &writer)
             writer.fragment(#","tapCount":"#)
             writer.int(t.tapCount)
             writer.fragment(#","majorRadius":"#)
@@ -237,7 +243,40 @@ public final class Pipeline {
             writer.fragment(#","force":"#)
             writer.number(t.force)
             writer.fragment("}")
-            writer.withBytes { onLine(.touches, $0) }
+        }
+        guard !first else { return }
+        writer.withBytes { onLines(.touches, $0) }
+    }
+
+    /// Touch views' names as JSON, remembered for the views seen lately.
+    private var touchViewName = ViewNameBytes()
+
+    /// A small direct-mapped cache from a view to its name as JSON bytes: a touch line names its
+    /// view on every frame, and escaping the name each time is most of a line's cost. An entry is
+    /// remade when its view's name changed.
+    struct ViewNameBytes {
+        private static let size = 256
+        private var views = [ObjectIdentifier?](repeating: nil, count: ViewNameBytes.size)
+        private var names = [String?](repeating: nil, count: ViewNameBytes.size)
+        private var bytes = [[UInt8]](repeating: [], count: ViewNameBytes.size)
+        private static let null = Array("null".utf8)
+
+        mutating func write(_ v: View?, into writer: inout JSONWriter) {
+            guard let v else {
+                ViewNameBytes.null.withUnsafeBufferPointer { writer.raw($0) }
+                return
+            }
+            let id = ObjectIdentifier(v)
+            let slot = Int(truncatingIfNeeded: (UInt(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> 56)     // 256 slots
+            if views[slot] != id || names[slot] != v.name {
+                let name = v.name
+                var w = JSONWriter(capacity: 64)
+                if let name { w.string(name) } else { w.null() }
+                views[slot] = id
+                names[slot] = name
+                bytes[slot] = w.bytes
+            }
+            bytes[slot].withUnsafeBufferPointer { writer.raw($0) }
         }
     }
 }

@@ -19,7 +19,13 @@ public final class SocketServer {
     private let ownsPath: Bool
     private let loop: EventLoop
     private let log: Logger
-    private var clients: [Int32: Client] = [:]
+    private var clients: [Int32: Client] = [:] {
+        didSet { clientList = Array(clients.values) }
+    }
+    /// `clients` as a list, for the broadcast of every line.
+    private var clientList: [Client] = []
+    /// Clients with lines queued during this turn of the event loop (`flushQueued`).
+    private var unflushed: [Client] = []
     /// The first line every client gets.
     public var hello: [UInt8] = []
     /// Lines sent right after a subscription (the devices present, for "devices").
@@ -35,6 +41,10 @@ public final class SocketServer {
         var output: [UInt8] = []
         var outputStart = 0
         var wantsWritable = false
+        /// In `unflushed`.
+        var awaitsFlush = false
+        /// Still connected (set false when dropped).
+        var isOpen = true
 
         init(fd: Int32, peer: String) {
             self.fd = fd
@@ -66,6 +76,7 @@ public final class SocketServer {
 
     /// Stops listening; removes the socket file unless systemd owns it.
     public func shutdown() {
+        flushQueued()
         for fd in Array(clients.keys) { drop(fd, reason: nil) }
         loop.remove(listenFD)
         close(listenFD)
@@ -182,6 +193,7 @@ public final class SocketServer {
             } catch {
                 log.warning("cannot watch client \(peer): \(error)")
                 clients[fd] = nil
+                client.isOpen = false
                 close(fd)
                 continue
             }
@@ -294,8 +306,21 @@ public final class SocketServer {
         line.withUnsafeBufferPointer { broadcast($0, topic: topic) }
     }
 
+    /// Sends complete lines (one, or several separated by newlines; no newline after the last).
     public func broadcast(_ line: UnsafeBufferPointer<UInt8>, topic: Topics) {
-        for client in Array(clients.values) where client.topics.contains(topic) { enqueue(client, line) }
+        for client in clientList where client.topics.contains(topic) { enqueue(client, line) }
+    }
+
+    /// Sends what was queued during this turn of the event loop: one send per client, however many
+    /// lines a burst of frames made (the event loop calls it before it sleeps again).
+    public func flushQueued() {
+        guard !unflushed.isEmpty else { return }
+        let waiting = unflushed
+        unflushed = []
+        for client in waiting {
+            client.awaitsFlush = false
+            if client.isOpen { flush(client) }
+        }
     }
 
     private func enqueue(_ client: Client, _ line: [UInt8]) {
@@ -303,14 +328,17 @@ public final class SocketServer {
     }
 
     private func enqueue(_ client: Client, _ line: UnsafeBufferPointer<UInt8>) {
-        guard clients[client.fd] != nil else { return }
+        guard client.isOpen else { return }
         if client.queued + line.count + 1 > queueLimit {
             drop(client.fd, reason: "stopped reading: \(client.queued) bytes queued (its queue holds \(queueLimit) bytes); dropped so the others go on")
             return
         }
         client.output.append(contentsOf: line)
         client.output.append(0x0a)
-        flush(client)
+        if !client.awaitsFlush {
+            client.awaitsFlush = true
+            unflushed.append(client)
+        }
     }
 
     private func flush(_ client: Client) {
@@ -342,6 +370,7 @@ public final class SocketServer {
 
     private func drop(_ fd: Int32, reason: String?) {
         guard let client = clients.removeValue(forKey: fd) else { return }
+        client.isOpen = false
         loop.remove(fd)
         close(fd)
         if let reason { log.info("client \(client.peer) \(reason)") }

@@ -44,7 +44,7 @@ final class GestureEnvironment {
     /// The last delivery order, valid while `recipientsVersion` and the number of touches are the
     /// same; the version changes when a touch registers, ends or is ignored, or a recognizer is
     /// withdrawn. `deliveryRound` numbers the orders worked out, for `DeliveryMark`.
-    private var keptOrder: (version: Int, touchCount: Int, order: [GestureRecognizer])?
+    private var kept: KeptOrder?
     var recipientsVersion = 0
     private var deliveryRound = 0
     /// The event's touches of each delivered phase as one set, shared by every recognizer that tracks
@@ -116,7 +116,7 @@ final class GestureEnvironment {
         if allTerminal {
             // The sequence is over: the shared sets and the kept order let go of its touches.
             for i in sharedSets.indices { sharedSets[i].clear() }
-            keptOrder = nil
+            kept = nil
         }
         endUpdate()
     }
@@ -224,23 +224,46 @@ final class GestureEnvironment {
     /// D1.2, X7: the recipients of the event's changed touches, each once, in the order of the
     /// touches' recognizer lists (hit-test view outward, then attachment order).
     ///
-    /// While every touch of the event changes and no touch has come, gone or been ignored
-    /// (`recipientsVersion`), the recipients are those of the last event: the order is kept.
+    /// The recipients of all the event's touches are kept while no touch comes, goes or is ignored
+    /// (`recipientsVersion`). They are the answer when every touch changed, and also when every touch
+    /// has the same recognizers (one view, the usual case): recognizers without a changed touch then
+    /// get nothing in `deliverToRecognizers` anyway.
     private func deliveryOrder(_ touches: [Touch], everyTouchChanged: Bool) -> [GestureRecognizer] {
-        if everyTouchChanged, let kept = keptOrder, kept.version == recipientsVersion, kept.touchCount == touches.count {
-            return kept.order
+        if kept == nil || kept!.version != recipientsVersion || kept!.touchCount != touches.count {
+            var sameLists = true
+            let first = touches.first?.gestureRecognizers ?? []
+            for t in touches.dropFirst() where sameLists {
+                let list = t.gestureRecognizers
+                sameLists = list.count == first.count && zip(list, first).allSatisfy { $0 === $1 }
+            }
+            kept = KeptOrder(version: recipientsVersion, touchCount: touches.count,
+                             order: recipients(of: touches, changedOnly: false), sameLists: sameLists)
         }
+        let k = kept!
+        if everyTouchChanged || k.sameLists { return k.order }
+        return recipients(of: touches, changedOnly: true)
+    }
+
+    /// The union of the touches' recognizer lists, in order.
+    private func recipients(of touches: [Touch], changedOnly: Bool) -> [GestureRecognizer] {
         var order: [GestureRecognizer] = []
         deliveryRound &+= 1
         let mark = GestureRecognizer.DeliveryMark(environment: ObjectIdentifier(self), round: deliveryRound)
-        for t in touches where t.phase != .stationary {
+        for t in touches where !changedOnly || t.phase != .stationary {
             for r in t.gestureRecognizers where r.deliveryMark != mark {
                 r.deliveryMark = mark
                 order.append(r)
             }
         }
-        keptOrder = everyTouchChanged ? (recipientsVersion, touches.count, order) : nil
         return order
+    }
+
+    private struct KeptOrder {
+        var version: Int
+        var touchCount: Int
+        var order: [GestureRecognizer]
+        /// Every touch has the same recognizer list.
+        var sameLists: Bool
     }
 
     // MARK: Timers (D3)

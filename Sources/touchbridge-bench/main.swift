@@ -34,7 +34,7 @@ func say(_ s: String) {
 let args = CommandLine.arguments
 let quick = args.contains("--quick")
 let root = args.first { $0.hasPrefix("--root=") }.map { String($0.dropFirst(7)) } ?? "."
-/// `--only=pipeline|fixtures|hit-test|memory` runs one section (for a profiler); `--pipeline-only` is
+/// `--only=pipeline|touch-lines|fixtures|hit-test|memory` runs one section (for a profiler); `--pipeline-only` is
 /// `--only=pipeline`.
 let only: String? = args.contains("--pipeline-only") ? "pipeline"
     : args.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst(7)) }
@@ -127,7 +127,7 @@ let pipeline = Pipeline(scene: scene, log: log)
 var output: [UInt8] = []
 output.reserveCapacity(1 << 20)
 var lines = 0
-pipeline.onLine = { _, bytes in
+pipeline.onLines = { _, bytes in
     output.append(contentsOf: bytes)
     output.append(0x0a)
     lines += 1
@@ -165,19 +165,21 @@ for run in 0..<(runs("pipeline") ? 5 : 0) {
 medians.sort(); p99s.sort()
 let pipelineMedian = percentile(medians, 0.5), pipelineP99 = percentile(p99s, 0.5)
 if runs("pipeline") {
-    say("pipeline: \(Int(pipelineMedian)) ns per frame (median of runs), p99 \(Int(pipelineP99)) ns; \(lines) lines encoded")
+    say("pipeline: \(Int(pipelineMedian)) ns per frame (median of runs), p99 \(Int(pipelineP99)) ns; \(lines) line chunks encoded")
 }
 if only == "pipeline" { exit(0) }
+if only == "touch-lines" { runFrames(quick ? 2_000 : 20_000, timings: &warm) }       // its warm-up
 
 // The same with touch lines on (a client subscribed to touches).
 pipeline.wantsTouches = true
 var touchTimes: [Double] = []
-if only == nil {
+if runs("touch-lines") {
     runFrames(quick ? 2_000 : 24_000, timings: &touchTimes)
     touchTimes.sort()
     say("pipeline with touch lines: median \(Int(percentile(touchTimes, 0.5))) ns/frame, p99 \(Int(percentile(touchTimes, 0.99))) ns")
 }
 pipeline.wantsTouches = false
+if only == "touch-lines" { exit(0) }
 
 // MARK: 2. Fixture recordings, frames per second
 
@@ -203,7 +205,7 @@ for run in 0..<(runs("fixtures") ? (quick ? 3 : 21) : 0) {
     var prepared: [(Pipeline, RecordingPlayer, Recording)] = []
     for r in recordings {
         let p = Pipeline(scene: Scene.builtIn(for: r.device), log: log)
-        p.onLine = { _, bytes in output.append(contentsOf: bytes); if output.count > 1 << 19 { output.removeAll(keepingCapacity: true) } }
+        p.onLines = { _, bytes in output.append(contentsOf: bytes); if output.count > 1 << 19 { output.removeAll(keepingCapacity: true) } }
         prepared.append((p, RecordingPlayer(device: r.device, mapping: CoordinateMapping(device: r.device, target: p.scene.window.bounds)!), r))
     }
     var frames = 0
