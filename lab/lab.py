@@ -473,6 +473,15 @@ def cpu_seconds(pid):
     return sum(cpu_times(pid))
 
 
+def wakeups(pid):
+    """Voluntary context switches so far: how often the process went to sleep and was woken."""
+    with open("/proc/{}/status".format(pid)) as f:
+        for line in f:
+            if line.startswith("voluntary_ctxt_switches:"):
+                return int(line.split()[1])
+    return 0
+
+
 def measure_cpu(binaries, workdir):
     """Benchmark figure (README, BENCHMARKS.md): CPU seconds of touchbridged and of libinput
     debug-events (output to /dev/null) while both read the same replayed device. Reported, not judged."""
@@ -486,6 +495,7 @@ def measure_cpu(binaries, workdir):
         time.sleep(1.0)
         ours0, theirs0 = cpu_seconds(d.proc.pid), cpu_seconds(li.pid)
         split0 = cpu_times(d.proc.pid), cpu_times(li.pid)
+        woken0 = wakeups(d.proc.pid), wakeups(li.pid)
         # The client reads all along (gestures, touches and devices), as a real one would: a client
         # that stopped reading would be dropped, and the daemon would stop making its lines.
         for _ in range(5):
@@ -495,8 +505,10 @@ def measure_cpu(binaries, workdir):
         c.pump(1.0)
         ours, theirs = cpu_seconds(d.proc.pid) - ours0, cpu_seconds(li.pid) - theirs0
         split1 = cpu_times(d.proc.pid), cpu_times(li.pid)
+        woken1 = wakeups(d.proc.pid), wakeups(li.pid)
         print("lab: cpu seconds (user, system) on the stream: touchbridged ({:.2f}, {:.2f}), libinput ({:.2f}, {:.2f})".format(
             split1[0][0] - split0[0][0], split1[0][1] - split0[0][1], split1[1][0] - split0[1][0], split1[1][1] - split0[1][1]), flush=True)
+        print("lab: wakeups on the stream: touchbridged {}, libinput {}".format(woken1[0] - woken0[0], woken1[1] - woken0[1]), flush=True)
         touch_lines = c.count(b'"event":"touch"')
         dropped = d.text().count("stopped reading")
         li.terminate()

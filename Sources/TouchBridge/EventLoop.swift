@@ -6,7 +6,8 @@ import TouchInput
 /// happens, `epoll_wait` sleeps without a timeout, so an idle daemon makes no wakeups.
 public final class EventLoop {
     private let epfd: Int32
-    private var handlers: [Int32: (UInt32) -> Void] = [:]
+    /// Handlers by file descriptor (descriptors are small numbers: an array, no hashing per wakeup).
+    private var handlers: [((UInt32) -> Void)?] = []
     public private(set) var isRunning = false
     /// Runs after the handlers of each wakeup, before the loop sleeps again (the socket's sends: one
     /// per client for everything a wakeup produced).
@@ -29,7 +30,8 @@ public final class EventLoop {
         ev.events = events
         ev.data.fd = fd
         guard epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) == 0 else { throw SystemError("epoll_ctl", "fd \(fd)", errno: errno) }
-        handlers[fd] = handler
+        if handlers.count <= Int(fd) { handlers += Array(repeating: nil, count: Int(fd) + 1 - handlers.count) }
+        handlers[Int(fd)] = handler
     }
 
     public func modify(_ fd: Int32, events: UInt32) {
@@ -40,7 +42,8 @@ public final class EventLoop {
     }
 
     public func remove(_ fd: Int32) {
-        guard handlers.removeValue(forKey: fd) != nil else { return }
+        guard fd >= 0, Int(fd) < handlers.count, handlers[Int(fd)] != nil else { return }
+        handlers[Int(fd)] = nil
         _ = epoll_ctl(epfd, EPOLL_CTL_DEL, fd, nil)
     }
 
@@ -59,7 +62,7 @@ public final class EventLoop {
             for i in 0..<Int(n) {
                 let fd = events[i].data.fd
                 // A handler may have removed this fd (or another) meanwhile.
-                if let h = handlers[fd] { h(events[i].events) }
+                if fd >= 0, Int(fd) < handlers.count, let h = handlers[Int(fd)] { h(events[i].events) }
                 if !isRunning { break }
             }
             afterHandlers?()

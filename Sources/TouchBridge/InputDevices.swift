@@ -95,14 +95,17 @@ public final class InputDevices {
             }
             open[info.devnode] = device
             infos[info.devnode] = info
-            try loop.add(device.fd) { [unowned self] _ in self.read(info.devnode) }
+            let node = info.devnode
+            try loop.add(device.fd) { [unowned self, weak device] _ in
+                if let device { self.read(device, node: node) }
+            }
             let axes = device.description.positionAxes!
             log.info("touchscreen \(info.devnode) \"\(device.description.name)\" (\(device.description.vendorProduct)): "
                      + "\(device.description.touchProtocol!), x \(axes.x), y \(axes.y) → window "
                      + "\(Int(pipeline.scene.window.bounds.width))×\(Int(pipeline.scene.window.bounds.height)) pt"
                      + (device.isGrabbed ? ", grabbed" : "") + " [device \(index)]")
             onDeviceLine?(deviceLine("added", node: info.devnode, name: device.description.name))
-            read(info.devnode)
+            read(device, node: info.devnode)
         } catch {
             log.error("cannot open \(error)")
         }
@@ -121,8 +124,7 @@ public final class InputDevices {
         return true
     }
 
-    private func read(_ node: String) {
-        guard let device = open[node] else { return }
+    private func read(_ device: EvdevDevice, node: String) {
         let result = device.readFrames { pipeline.handle($0) }
         if result == .removed { close(node, reason: "removed") }
         onActivity?()

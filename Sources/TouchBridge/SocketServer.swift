@@ -355,7 +355,8 @@ public final class SocketServer {
             client.outputStart += n
         }
         if client.queued == 0 {
-            client.output.removeAll(keepingCapacity: client.output.capacity <= 65536)
+            // The buffer is kept (up to 256 KiB) for the next burst rather than freed and grown again.
+            client.output.removeAll(keepingCapacity: client.output.capacity <= 256 * 1024)
             client.outputStart = 0
         } else if client.outputStart > 65536 {
             client.output.removeSubrange(0..<client.outputStart)

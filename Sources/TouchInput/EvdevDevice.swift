@@ -4,10 +4,10 @@ import TouchCore
 
 /// A live evdev device read through libevdev: the kernel end of the pipeline (IOHIDFamily on iOS).
 ///
-/// Opened non-blocking with CLOCK_MONOTONIC timestamps; `readFrames` reads until EAGAIN, handles
-/// SYN_DROPPED with libevdev's sync (LIBEVDEV_READ_FLAG_SYNC) and resyncs the frame assembler to the
-/// state libevdev reads back, and reports removal (ENODEV). Events go through the same
-/// `FrameAssembler` as recordings.
+/// Opened non-blocking with CLOCK_MONOTONIC timestamps; `readFrames` reads what is waiting, handles
+/// SYN_DROPPED with libevdev's sync (LIBEVDEV_READ_FLAG_FORCE_SYNC, LIBEVDEV_READ_FLAG_SYNC) and
+/// resyncs the frame assembler to the state libevdev reads back, and reports removal (ENODEV). Events
+/// go through the same `FrameAssembler` as recordings.
 public final class EvdevDevice {
     public let path: String
     public let description: DeviceDescription
@@ -80,34 +80,75 @@ public final class EvdevDevice {
 
     /// Reads every available event; `frame` gets each frame in order. After SYN_DROPPED the assembler
     /// resyncs to the device's state as libevdev reads it back.
+    ///
+    /// Events are read straight from the device node, as many as are waiting in one read(2): a read
+    /// that returns fewer than asked for has emptied the kernel's buffer, so a wakeup costs one
+    /// read. (libevdev_next_event reads once per event in non-blocking mode.) libevdev does what it
+    /// is good at: describing the device, grabbing it, and reading its state back after a drop.
     @discardableResult
     public func readFrames(_ frame: (DigitizerFrame) -> Void) -> ReadResult {
-        guard let dev else { return .removed }
-        var ev = input_event()
-        let normal = UInt32(LIBEVDEV_READ_FLAG_NORMAL.rawValue)
-        let sync = UInt32(LIBEVDEV_READ_FLAG_SYNC.rawValue)
+        guard dev != nil else { return .removed }
+        let size = MemoryLayout<input_event>.stride
         while true {
-            let rc = libevdev_next_event(dev, normal, &ev)
-            if rc == Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue) {
-                if let f = assembler.feed(EvdevDevice.event(ev)) { frame(f) }
-            } else if rc == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) {
-                // SYN_DROPPED: drain libevdev's sync events (it updates its own state from the kernel's),
-                // then resync to that state.
-                let time = EvdevDevice.event(ev).time
-                _ = assembler.feed(InputEvent(time: time, type: EventType.syn, code: SynCode.dropped, value: 0))
-                var s = libevdev_next_event(dev, sync, &ev)
-                while s == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) { s = libevdev_next_event(dev, sync, &ev) }
-                frame(assembler.resync(to: kernelState(), at: time))
-                onDropped?()
-                if s == -ENODEV { return removed(at: time, frame) }
-            } else if rc == -EAGAIN {
-                return .drained
-            } else if rc == -EINTR {
-                continue
-            } else {
+            let n = readBuffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                let e = errno
+                if e == EINTR { continue }
+                if e == EAGAIN || e == EWOULDBLOCK { return .drained }
                 // ENODEV (unplugged) or a read error: the device is gone for us.
                 return removed(at: lastTime, frame)
             }
+            let count = n / size
+            var i = 0
+            while i < count {
+                let ev = readBuffer[i]
+                i += 1
+                if ev.type == UInt16(EV_SYN) && ev.code == UInt16(SYN_DROPPED) {
+                    // The kernel's buffer overflowed. What else was read came before libevdev reads the
+                    // state back, which includes it: it is dropped with the rest of the broken frame.
+                    if let end = recoverFromDrop(at: EvdevDevice.event(ev).time, frame) { return end }
+                    break
+                }
+                if let f = assembler.feed(EvdevDevice.event(ev)) { frame(f) }
+            }
+            if count < readBuffer.count { return .drained }     // a short read: nothing more was waiting
+        }
+    }
+
+    /// What one read(2) may take: enough for several frames of a ten-finger panel.
+    private var readBuffer = [input_event](repeating: input_event(), count: 256)
+
+    /// After SYN_DROPPED: libevdev's sync (LIBEVDEV_READ_FLAG_FORCE_SYNC, then the sync events
+    /// drained) discards what is pending and reads keys, axes and slots back with ioctls; the assembler
+    /// resyncs to that state, so contacts that vanished meanwhile are cancelled. Events libevdev read
+    /// after its snapshot are then taken from it (another drop among them is handled the same way),
+    /// until it has nothing left and reading goes back to the device node. Returns nil then, or
+    /// `.removed` when the device went away.
+    private func recoverFromDrop(at time: Double, _ frame: (DigitizerFrame) -> Void) -> ReadResult? {
+        guard let dev else { return .removed }
+        let normal = UInt32(LIBEVDEV_READ_FLAG_NORMAL.rawValue)
+        let sync = UInt32(LIBEVDEV_READ_FLAG_SYNC.rawValue)
+        let syncStatus = Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue)
+        var ev = input_event()
+        var dropTime = time
+        var rc = libevdev_next_event(dev, UInt32(LIBEVDEV_READ_FLAG_FORCE_SYNC.rawValue), &ev)
+        while true {
+            if rc == syncStatus {
+                _ = assembler.feed(InputEvent(time: dropTime, type: EventType.syn, code: SynCode.dropped, value: 0))
+                var s = libevdev_next_event(dev, sync, &ev)
+                while s == syncStatus { s = libevdev_next_event(dev, sync, &ev) }
+                frame(assembler.resync(to: kernelState(), at: dropTime))
+                onDropped?()
+                if s == -ENODEV { return removed(at: dropTime, frame) }
+            } else if rc == Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue) {
+                if let f = assembler.feed(EvdevDevice.event(ev)) { frame(f) }
+            } else if rc == -EAGAIN {
+                return nil
+            } else if rc != -EINTR {
+                return removed(at: lastTime, frame)
+            }
+            rc = libevdev_next_event(dev, normal, &ev)
+            if rc == syncStatus { dropTime = EvdevDevice.event(ev).time }
         }
     }
 
