@@ -33,8 +33,12 @@ deps:
 build: deps
 	$(SWIFT) build $(SWIFTFLAGS)
 
+# Release binaries link the Swift runtime statically: they run on a device without a Swift
+# toolchain, start faster, and call the runtime directly (BENCHMARKS.md).
+RELEASEFLAGS := -c release --static-swift-stdlib
+
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASEFLAGS)
 
 # Unit tests (Swift Testing), then the daemon's integration tests (real binaries, real socket, signals).
 test: deps

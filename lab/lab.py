@@ -469,8 +469,11 @@ def cpu_times(pid):
     return int(fields[11]) / tick, int(fields[12]) / tick
 
 
-def cpu_seconds(pid):
-    return sum(cpu_times(pid))
+def runtime(pid):
+    """Seconds the process has run on a CPU, from the scheduler's own clock (/proc/PID/schedstat, in
+    nanoseconds): exact, where user and system times are sampled at timer ticks."""
+    with open("/proc/{}/schedstat".format(pid)) as f:
+        return int(f.read().split()[0]) / 1e9
 
 
 def wakeups(pid):
@@ -482,41 +485,72 @@ def wakeups(pid):
     return 0
 
 
+def paced_recording(events, workdir, hz):
+    """The same events, one frame every 1/hz s (a panel's scan rate) instead of all at once."""
+    out = os.path.join(workdir, "paced-{}.events".format(hz))
+    frame = 0
+    with open(events) as f, open(out, "w") as o:
+        for line in f:
+            if not line.startswith("E:"):
+                o.write(line)
+                continue
+            parts = line.split()
+            o.write("E: {:.6f} {}\n".format(1.0 + frame / hz, " ".join(parts[2:])))
+            if parts[2:5] == ["0000", "0000", "0"]:
+                frame += 1
+    return out
+
+
+def cpu_on(d, c, dev, li, events, plays):
+    """CPU seconds (user + system) of the daemon and of libinput over `plays` plays of `events`, with
+    the client reading all along, as a real one would (one that stopped reading would be dropped,
+    and the daemon would stop making its lines)."""
+    before = cpu_times(d.proc.pid), cpu_times(li.pid), wakeups(d.proc.pid), wakeups(li.pid), runtime(d.proc.pid), runtime(li.pid)
+    lines0 = c.count(b'"event":"touch"')
+    for _ in range(plays):
+        p = dev.play(events, background=True)
+        while p.poll() is None:
+            c.pump(0.2)
+    c.pump(1.0)
+    after = cpu_times(d.proc.pid), cpu_times(li.pid), wakeups(d.proc.pid), wakeups(li.pid), runtime(d.proc.pid), runtime(li.pid)
+    ours = [after[0][i] - before[0][i] for i in (0, 1)]
+    theirs = [after[1][i] - before[1][i] for i in (0, 1)]
+    return (ours, theirs, after[2] - before[2], after[3] - before[3], c.count(b'"event":"touch"') - lines0,
+            after[4] - before[4], after[5] - before[5])
+
+
 def measure_cpu(binaries, workdir):
-    """Benchmark figure (README, BENCHMARKS.md): CPU seconds of touchbridged and of libinput
-    debug-events (output to /dev/null) while both read the same replayed device. Reported, not judged."""
+    """Benchmark figure (README, BENCHMARKS.md): CPU seconds of touchbridged and of libinput debug-events
+    (output to /dev/null) while both read the same replayed device: the five-finger burst paced at 240 Hz,
+    as a panel delivers it, and as fast as evemu-play can write it, with a client on gestures, touches
+    and devices (touch lines are what debug-events prints); and paced with a client on gestures only.
+    Reported, not judged."""
     events, desc = burst_recording(workdir)
+    paced = paced_recording(events, workdir, 240)
+    every = ("gestures", "touches", "devices")
+    streams = [("paced at 240 Hz", every, paced, 2), ("unpaced burst", every, events, 5),
+               ("paced at 240 Hz, a client on gestures only", ("gestures",), paced, 2)]
     d = Daemon(binaries, workdir)
     try:
-        c = RawClient(d.socket)
         dev = Device(desc)
         d.wait_for_log(re.escape(dev.node) + r".*\[device")
         li = subprocess.Popen(["libinput", "debug-events", "--device", dev.node], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(1.0)
-        ours0, theirs0 = cpu_seconds(d.proc.pid), cpu_seconds(li.pid)
-        split0 = cpu_times(d.proc.pid), cpu_times(li.pid)
-        woken0 = wakeups(d.proc.pid), wakeups(li.pid)
-        # The client reads all along (gestures, touches and devices), as a real one would: a client
-        # that stopped reading would be dropped, and the daemon would stop making its lines.
-        for _ in range(5):
-            p = dev.play(events, background=True)
-            while p.poll() is None:
-                c.pump(0.2)
-        c.pump(1.0)
-        ours, theirs = cpu_seconds(d.proc.pid) - ours0, cpu_seconds(li.pid) - theirs0
-        split1 = cpu_times(d.proc.pid), cpu_times(li.pid)
-        woken1 = wakeups(d.proc.pid), wakeups(li.pid)
-        print("lab: cpu seconds (user, system) on the stream: touchbridged ({:.2f}, {:.2f}), libinput ({:.2f}, {:.2f})".format(
-            split1[0][0] - split0[0][0], split1[0][1] - split0[0][1], split1[1][0] - split0[1][0], split1[1][1] - split0[1][1]), flush=True)
-        print("lab: wakeups on the stream: touchbridged {}, libinput {}".format(woken1[0] - woken0[0], woken1[1] - woken0[1]), flush=True)
-        touch_lines = c.count(b'"event":"touch"')
-        dropped = d.text().count("stopped reading")
+        for name, topics, path, plays in streams:
+            c = RawClient(d.socket, topics)
+            time.sleep(0.5)
+            ours, theirs, our_wakeups, their_wakeups, touch_lines, our_run, their_run = cpu_on(d, c, dev, li, path, plays)
+            c.sock.close()
+            print("lab: {}: sampled cpu seconds (user, system): touchbridged ({:.2f}, {:.2f}), libinput ({:.2f}, {:.2f}); "
+                  "wakeups: touchbridged {}, libinput {}".format(name, ours[0], ours[1], theirs[0], theirs[1],
+                                                                  our_wakeups, their_wakeups), flush=True)
+            print("MEASURE cpu seconds, {}: touchbridged {:.3f}, libinput debug-events {:.3f}, ratio {:.2f} "
+                  "(scheduler run time; {} touch lines read by the client; client dropped: {})".format(
+                      name, our_run, their_run, our_run / their_run if their_run else float("nan"),
+                      touch_lines, "yes" if "stopped reading" in d.text() else "no"), flush=True)
         li.terminate()
         li.wait(5)
         dev.remove()
-        print("MEASURE cpu seconds on the same stream: touchbridged {:.2f}, libinput debug-events {:.2f}, ratio {:.2f} "
-              "({} touch lines read by the client; client dropped: {})".format(
-                  ours, theirs, ours / theirs if theirs else float("nan"), touch_lines, "yes" if dropped else "no"), flush=True)
     finally:
         d.stop()
 

@@ -17,9 +17,9 @@ fi
 command -v vng >/dev/null 2>&1 || { echo "lab: installing virtme-ng"; python3 -m pip install -q virtme-ng; }
 VNG=$(command -v vng || echo "$(python3 -m site --user-base)/bin/vng")
 
-swift build -c release --product touchbridged >/dev/null
-swift build -c release --product touchbridgectl >/dev/null
-BIN=$(swift build -c release --show-bin-path)
+swift build -c release --static-swift-stdlib --product touchbridged >/dev/null
+swift build -c release --static-swift-stdlib --product touchbridgectl >/dev/null
+BIN=$(swift build -c release --static-swift-stdlib --show-bin-path)
 KERNEL=$(ls /boot/vmlinuz-* | sort -V | tail -n 1)
 OUT=$(mktemp -d)
 echo "lab: booting $KERNEL under qemu (no KVM), results in $OUT"

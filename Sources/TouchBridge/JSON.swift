@@ -305,6 +305,15 @@ public struct JSONWriter {
 
     public var string: String { String(decoding: UnsafeBufferPointer(start: storage.base, count: storage.count), as: UTF8.self) }
 
+    /// How many bytes have been written.
+    public var count: Int { storage.count }
+
+    /// Replaces `array`'s contents with the bytes written from `start` on (to keep a piece for reuse).
+    public func copyBytes(from start: Int, into array: inout [UInt8]) {
+        array.removeAll(keepingCapacity: true)
+        array.append(contentsOf: UnsafeBufferPointer(start: storage.base + start, count: storage.count - start))
+    }
+
     public mutating func reset() {
         storage.count = 0
         commas = 0
@@ -389,6 +398,7 @@ public struct JSONWriter {
     public mutating func number(_ v: Double) {
         separator()
         guard v.isFinite else { append("null"); return }
+        if v == 0 { storage.append(UInt8(ascii: "0")); return }      // force and radius, on most panels
         let scaled = v * 1_000_000
         guard abs(scaled) < 9e15 else {
             for b in v.description.utf8 { storage.append(b) }

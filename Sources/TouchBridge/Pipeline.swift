@@ -147,7 +147,7 @@ public final class Pipeline {
         // of every continuous gesture.
         writer.reset()
         writer.fragment(#"{"event":"gesture","time":"#)
-        writer.number(g.currentTime)
+        writeTime(g.currentTime)
         writer.fragment(#","device":"#)
         if let d = g.gestureTouches.first?.device { writer.int(d) } else { writer.null() }
         fields.recognizerAndType.withUnsafeBufferPointer { writer.raw($0) }
@@ -208,7 +208,8 @@ public final class Pipeline {
 
     /// {"event":"touch","time","device","id","phase","x","y","view","tapCount","majorRadius","force"}
     ///
-    /// The touch lines of one event go out together, one chunk of lines.
+    /// The touch lines of one event go out together, one chunk of lines. What stays the same while a
+    /// touch is down (its device, id, view and tapCount, T4, T7) is written once and kept as bytes.
     func reportTouches(_ e: Event) {
         guard let onLines else { return }
         writer.reset()
@@ -216,67 +217,76 @@ public final class Pipeline {
         for t in e.orderedTouches where t.phase != .stationary {
             if !first { writer.newline() }
             first = false
+            let parts = touchParts(for: t)
             writer.fragment(#"{"event":"touch","time":"#)
-            writer.number(t.timestamp)
-            writer.fragment(#","device":"#)
-            writer.int(t.device)
-            writer.fragment(#","id":"#)
-            writer.int(t.identifier)
+            writeTime(t.timestamp)
+            touchPartList[parts].identity.withUnsafeBufferPointer { writer.raw($0) }
             switch t.phase {
-            case .began: writer.fragment(#","phase":"began""#)
-            case .moved: writer.fragment(#","phase":"moved""#)
-            case .stationary: writer.fragment(#","phase":"stationary""#)
-            case .ended: writer.fragment(#","phase":"ended""#)
-            case .cancelled: writer.fragment(#","phase":"cancelled""#)
+            case .began: writer.fragment(#","phase":"began","x":"#)
+            case .moved: writer.fragment(#","phase":"moved","x":"#)
+            case .stationary: writer.fragment(#","phase":"stationary","x":"#)
+            case .ended: writer.fragment(#","phase":"ended","x":"#)
+            case .cancelled: writer.fragment(#","phase":"cancelled","x":"#)
             }
             let p = t.location(in: nil)
-            writer.fragment(#","x":"#)
             writer.number(p.x)
             writer.fragment(#","y":"#)
             writer.number(p.y)
-            writer.fragment(#","view":"#)
-            touchViewName.write(t.view, into: &writer)
-            writer.fragment(#","tapCount":"#)
-            writer.int(t.tapCount)
-            writer.fragment(#","majorRadius":"#)
+            touchPartList[parts].viewAndTaps.withUnsafeBufferPointer { writer.raw($0) }
             writer.number(t.majorRadius)
             writer.fragment(#","force":"#)
             writer.number(t.force)
             writer.fragment("}")
+            if t.phase.isTerminal { touchPartList.remove(at: parts) }
         }
         guard !first else { return }
         writer.withBytes { onLines(.touches, $0) }
     }
 
-    /// Touch views' names as JSON, remembered for the views seen lately.
-    private var touchViewName = ViewNameBytes()
-
-    /// A small direct-mapped cache from a view to its name as JSON bytes: a touch line names its
-    /// view on every frame, and escaping the name each time is most of a line's cost. An entry is
-    /// remade when its view's name changed.
-    struct ViewNameBytes {
-        private static let size = 256
-        private var views = [ObjectIdentifier?](repeating: nil, count: ViewNameBytes.size)
-        private var names = [String?](repeating: nil, count: ViewNameBytes.size)
-        private var bytes = [[UInt8]](repeating: [], count: ViewNameBytes.size)
-        private static let null = Array("null".utf8)
-
-        mutating func write(_ v: View?, into writer: inout JSONWriter) {
-            guard let v else {
-                ViewNameBytes.null.withUnsafeBufferPointer { writer.raw($0) }
-                return
-            }
-            let id = ObjectIdentifier(v)
-            let slot = Int(truncatingIfNeeded: (UInt(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> 56)     // 256 slots
-            if views[slot] != id || names[slot] != v.name {
-                let name = v.name
-                var w = JSONWriter(capacity: 64)
-                if let name { w.string(name) } else { w.null() }
-                views[slot] = id
-                names[slot] = name
-                bytes[slot] = w.bytes
-            }
-            bytes[slot].withUnsafeBufferPointer { writer.raw($0) }
-        }
+    /// The fixed parts of a touch's lines: `,"device":D,"id":N` and `,"view":V,"tapCount":T,"majorRadius":`.
+    private struct TouchParts {
+        var identifier: Int
+        var viewName: String?
+        var identity: [UInt8]
+        var viewAndTaps: [UInt8]
     }
+    private var touchPartList: [TouchParts] = []
+
+    /// The position of `t`'s parts in `touchPartList`, made (or remade, if its view was renamed) as needed.
+    private func touchParts(for t: Touch) -> Int {
+        let viewName = t.view?.name
+        if let i = touchPartList.firstIndex(where: { $0.identifier == t.identifier }) {
+            if touchPartList[i].viewName == viewName { return i }
+            touchPartList.remove(at: i)
+        }
+        if touchPartList.count >= 64 { touchPartList.removeFirst(32) }    // touches whose end went unreported
+        var w = JSONWriter(capacity: 128)
+        w.fragment(#","device":"#)
+        w.int(t.device)
+        w.fragment(#","id":"#)
+        w.int(t.identifier)
+        let identity = w.bytes
+        w.reset()
+        w.fragment(#","view":"#)
+        if let viewName { w.string(viewName) } else { w.null() }
+        w.fragment(#","tapCount":"#)
+        w.int(t.tapCount)
+        w.fragment(#","majorRadius":"#)
+        touchPartList.append(TouchParts(identifier: t.identifier, viewName: viewName, identity: identity, viewAndTaps: w.bytes))
+        return touchPartList.count - 1
+    }
+
+    /// An event's lines all carry its time: it is formatted once.
+    private func writeTime(_ t: Double) {
+        if t == lastTime {
+            lastTimeBytes.withUnsafeBufferPointer { writer.raw($0) }
+            return
+        }
+        let start = writer.count
+        writer.number(t)
+        writer.copyBytes(from: start, into: &lastTimeBytes)
+        lastTime = t
+    }
+    private var lastTime = Double.nan
+    private var lastTimeBytes: [UInt8] = []
 }
