@@ -581,13 +581,11 @@ final class GestureEnvironment {
         }
         guard participants.contains(where: isDone) else { return }
         let members = participants
-        let requirements = members.map { self.requirements(of: $0) }
-        func linked(_ a: Int, _ b: Int) -> Bool {
-            competes(members[a], members[b])
-                || requirements[a].contains { $0 === members[b] } || requirements[b].contains { $0 === members[a] }
-        }
+        let n = members.count
+        let linked = links(among: members)
         var grouped = [Bool](repeating: false, count: members.count)
         for start in members.indices where !grouped[start] && isDone(members[start]) {
+            // The group: everything linked to `start`, directly or through others, in the order found.
             var group = [start]
             grouped[start] = true
             var allDone = true
@@ -595,7 +593,7 @@ final class GestureEnvironment {
             while i < group.count {
                 let a = group[i]
                 if !isDone(members[a]) { allDone = false }
-                for b in members.indices where !grouped[b] && linked(a, b) {
+                for b in 0..<n where !grouped[b] && linked[a * n + b] {
                     group.append(b)
                     grouped[b] = true
                 }
@@ -605,6 +603,39 @@ final class GestureEnvironment {
                 for m in group { resetRecognizer(members[m], input: "touch sequence ended") }
             }
         }
+    }
+
+    /// Which members are linked (row-major, `members.count` squared): a shared touch (X5) or a failure
+    /// requirement either way (F1, F2). Worked out once per check, each touch looked up once, instead
+    /// of comparing touch lists pair by pair.
+    private func links(among members: [GestureRecognizer]) -> [Bool] {
+        let n = members.count
+        var linked = [Bool](repeating: false, count: n * n)
+        // The members holding each touch of the sequences.
+        var touches: [Touch] = []
+        var holders: [[Int]] = []
+        for (i, r) in members.enumerated() {
+            for t in r.sequenceTouches {
+                if let k = touches.firstIndex(where: { $0 === t }) {
+                    if holders[k].last != i { holders[k].append(i) }
+                } else {
+                    touches.append(t)
+                    holders.append([i])
+                }
+            }
+        }
+        for h in holders where h.count > 1 {
+            for a in h { for b in h where a != b { linked[a * n + b] = true } }
+        }
+        for (i, r) in members.enumerated() {
+            for required in requirements(of: r) {
+                if let j = members.firstIndex(where: { $0 === required }), j != i {
+                    linked[i * n + j] = true
+                    linked[j * n + i] = true
+                }
+            }
+        }
+        return linked
     }
 
     /// The window is going away: the recognizers still in a sequence let go of this environment.

@@ -51,7 +51,7 @@ public struct FrameAssembler {
 
     /// Protocol A: the contact being described, the frame's contacts, the last frame's.
     private struct AnonymousContact {
-        var values: [UInt16: Int32] = [:]
+        var values = AxisValues()
         var contactID = 0
         var hasPosition: Bool { values[AbsCode.mtPositionX] != nil || values[AbsCode.mtPositionY] != nil }
     }
@@ -455,5 +455,30 @@ private struct SlotTable {
         axes[slot * SlotTable.axisCount + SlotTable.trackingIndex] = -1
         contactIDs[slot] = nil
         cancelled[slot] = false
+    }
+}
+
+/// Protocol A's axis values of one contact: the slot axes (ABS_MT_TOUCH_MAJOR … ABS_MT_TOOL_Y), each
+/// present or not. Fixed storage, not a dictionary: a frame describes every contact afresh.
+private struct AxisValues {
+    private var values = SIMD16<Int32>()
+    private var present: UInt16 = 0
+
+    subscript(_ code: UInt16) -> Int32? {
+        get {
+            let i = Int(code) - Int(AbsCode.slotAxes.lowerBound)
+            guard i >= 0 && i < 16, present & (1 << UInt16(i)) != 0 else { return nil }
+            return values[i]
+        }
+        set {
+            let i = Int(code) - Int(AbsCode.slotAxes.lowerBound)
+            guard i >= 0 && i < 16 else { return }
+            if let v = newValue {
+                values[i] = v
+                present |= 1 << UInt16(i)
+            } else {
+                present &= ~(1 << UInt16(i))
+            }
+        }
     }
 }
