@@ -535,12 +535,18 @@ def measure_cpu(binaries, workdir):
         dev = Device(desc)
         d.wait_for_log(re.escape(dev.node) + r".*\[device")
         li = subprocess.Popen(["libinput", "debug-events", "--device", dev.node], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        floor_bin = os.path.join(binaries, "evdev-floor")
+        fl = subprocess.Popen([floor_bin, dev.node]) if os.path.exists(floor_bin) else None
         time.sleep(1.0)
         for name, topics, path, plays in streams:
+            f0 = (runtime(fl.pid), wakeups(fl.pid)) if fl else None
             c = RawClient(d.socket, topics)
             time.sleep(0.5)
             ours, theirs, our_wakeups, their_wakeups, touch_lines, our_run, their_run = cpu_on(d, c, dev, li, path, plays)
             c.sock.close()
+            if fl:
+                print("lab: {}: a reader that only waits and reads (lab/floor.c): {:.3f} s, {} wakeups".format(
+                    name, runtime(fl.pid) - f0[0], wakeups(fl.pid) - f0[1]), flush=True)
             print("lab: {}: sampled cpu seconds (user, system): touchbridged ({:.2f}, {:.2f}), libinput ({:.2f}, {:.2f}); "
                   "wakeups: touchbridged {}, libinput {}".format(name, ours[0], ours[1], theirs[0], theirs[1],
                                                                   our_wakeups, their_wakeups), flush=True)
@@ -550,6 +556,9 @@ def measure_cpu(binaries, workdir):
                       touch_lines, "yes" if "stopped reading" in d.text() else "no"), flush=True)
         li.terminate()
         li.wait(5)
+        if fl:
+            fl.terminate()
+            fl.wait(5)
         dev.remove()
     finally:
         d.stop()

@@ -20,6 +20,8 @@ VNG=$(command -v vng || echo "$(python3 -m site --user-base)/bin/vng")
 swift build -c release --static-swift-stdlib --product touchbridged >/dev/null
 swift build -c release --static-swift-stdlib --product touchbridgectl >/dev/null
 BIN=$(swift build -c release --static-swift-stdlib --show-bin-path)
+# The CPU figure's floor: a reader that only waits and reads (lab/floor.c), built next to the binaries.
+cc -O2 -o "$BIN/evdev-floor" lab/floor.c || echo "lab: no C compiler: the CPU figure goes without its floor"
 KERNEL=$(ls /boot/vmlinuz-* | sort -V | tail -n 1)
 OUT=$(mktemp -d)
 echo "lab: booting $KERNEL under qemu (no KVM), results in $OUT"
