@@ -570,72 +570,87 @@ final class GestureEnvironment {
     /// S4: a group of recognizers linked by shared touches or failure requirements is reset when all of
     /// them have finished and none of their touches is still down.
     ///
-    /// Recognizers finish one by one while fingers are still down (a swipe fails as a pan goes on), so
-    /// this first looks for a member that could start a finished group at all, and only then builds
-    /// the groups around such members, each recognizer's requirements worked out once.
+    /// This runs whenever a recognizer finishes or a touch ends, and while fingers keep coming and going
+    /// a sequence never ends: an active recognizer's touch list grows with every finger. So the check
+    /// starts from the finished members only and walks outward through the touches' own recognizer
+    /// lists, stopping at the first member that is not finished: the usual answer ("a pan is still
+    /// going") costs a few steps, whatever the length of the sequence.
     private func resetFinishedSequences() {
         guard groupsMayHaveFinished, !participants.isEmpty else { return }
         groupsMayHaveFinished = false
-        func isDone(_ r: GestureRecognizer) -> Bool {
-            r.storedState.isTerminal && r.deadline == nil && !r.sequenceTouches.contains { $0.isLive }
-        }
-        guard participants.contains(where: isDone) else { return }
-        let members = participants
-        let n = members.count
-        let linked = links(among: members)
-        var grouped = [Bool](repeating: false, count: members.count)
-        for start in members.indices where !grouped[start] && isDone(members[start]) {
-            // The group: everything linked to `start`, directly or through others, in the order found.
-            var group = [start]
-            grouped[start] = true
-            var allDone = true
-            var i = 0
-            while i < group.count {
-                let a = group[i]
-                if !isDone(members[a]) { allDone = false }
-                for b in 0..<n where !grouped[b] && linked[a * n + b] {
-                    group.append(b)
-                    grouped[b] = true
-                }
-                i += 1
-            }
-            if allDone {
-                for m in group { resetRecognizer(members[m], input: "touch sequence ended") }
-            }
+        var unfinished = Set<ObjectIdentifier>()        // members of groups known not to be finished
+        for start in participants where isDone(start) && !unfinished.contains(ObjectIdentifier(start)) {
+            guard let group = finishedGroup(from: start, unfinished: &unfinished) else { continue }
+            for r in inResetOrder(group) { resetRecognizer(r, input: "touch sequence ended") }
         }
     }
 
-    /// Which members are linked (row-major, `members.count` squared): a shared touch (X5) or a failure
-    /// requirement either way (F1, F2). Worked out once per check, each touch looked up once, instead
-    /// of comparing touch lists pair by pair.
-    private func links(among members: [GestureRecognizer]) -> [Bool] {
-        let n = members.count
-        var linked = [Bool](repeating: false, count: n * n)
-        // The members holding each touch of the sequences.
-        var touches: [Touch] = []
-        var holders: [[Int]] = []
-        for (i, r) in members.enumerated() {
-            for t in r.sequenceTouches {
-                if let k = touches.firstIndex(where: { $0 === t }) {
-                    if holders[k].last != i { holders[k].append(i) }
-                } else {
-                    touches.append(t)
-                    holders.append([i])
+    /// Finished: in a terminal state, no timer, none of its touches down. Its most recent touches are
+    /// looked at first: they are the ones that may still be down.
+    private func isDone(_ r: GestureRecognizer) -> Bool {
+        r.storedState.isTerminal && r.deadline == nil && !r.sequenceTouches.reversed().contains { $0.isLive }
+    }
+
+    /// The group of `start` (linked by a shared touch, X5, or a failure requirement either way, F1/F2)
+    /// if every member of it is finished; nil, with the members seen added to `unfinished`, otherwise.
+    private func finishedGroup(from start: GestureRecognizer,
+                               unfinished: inout Set<ObjectIdentifier>) -> [GestureRecognizer]? {
+        var group = [start]
+        var i = 0
+        while i < group.count {
+            let a = group[i]
+            i += 1
+            for b in neighbors(of: a) where !group.contains(where: { $0 === b }) {
+                // One member still going is enough to keep the whole group: stop there.
+                guard isDone(b) else {
+                    for r in group { unfinished.insert(ObjectIdentifier(r)) }
+                    unfinished.insert(ObjectIdentifier(b))
+                    return nil
                 }
+                group.append(b)
             }
         }
-        for h in holders where h.count > 1 {
-            for a in h { for b in h where a != b { linked[a * n + b] = true } }
+        return group
+    }
+
+    /// The participants linked to `a` directly. A touch lists every recognizer it was delivered to
+    /// (P1); one that has been reset since holds touches that began after it, so a touch older than
+    /// its first one is from an earlier sequence and links nothing now.
+    private func neighbors(of a: GestureRecognizer) -> [GestureRecognizer] {
+        var result: [GestureRecognizer] = []
+        func linkable(_ b: GestureRecognizer) -> Bool {
+            b !== a && b.isParticipating && b.participatingEnvironment === self
         }
-        for (i, r) in members.enumerated() {
-            for required in requirements(of: r) {
-                if let j = members.firstIndex(where: { $0 === required }), j != i {
-                    linked[i * n + j] = true
-                    linked[j * n + i] = true
-                }
+        for t in a.sequenceTouches {
+            for b in t.gestureRecognizers where linkable(b) {
+                if let first = b.sequenceTouches.first, t.identifier >= first.identifier { result.append(b) }
             }
         }
-        return linked
+        for b in requirements(of: a) where linkable(b) { result.append(b) }
+        for b in participants where linkable(b) && requirements(of: b).contains(where: { $0 === a }) { result.append(b) }
+        return result
+    }
+
+    /// A finished group in the order the resets have always run in: from its first member in
+    /// participation order, breadth first, each step's members in participation order.
+    private func inResetOrder(_ group: [GestureRecognizer]) -> [GestureRecognizer] {
+        let members = participants.filter { r in group.contains { $0 === r } }
+        guard members.count > 1 else { return members }
+        var ordered = [members[0]]
+        var taken = [Bool](repeating: false, count: members.count)
+        taken[0] = true
+        var i = 0
+        while i < ordered.count {
+            let a = ordered[i]
+            i += 1
+            for (j, b) in members.enumerated() where !taken[j] && (competes(a, b) || requires(a, b) || requires(b, a)) {
+                ordered.append(b)
+                taken[j] = true
+            }
+        }
+        // Members reached only through an earlier sequence's touch lists keep their place at the end.
+        for (j, b) in members.enumerated() where !taken[j] { ordered.append(b) }
+        return ordered
     }
 
     /// The window is going away: the recognizers still in a sequence let go of this environment.
