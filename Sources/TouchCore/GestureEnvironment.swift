@@ -600,35 +600,41 @@ final class GestureEnvironment {
         while i < group.count {
             let a = group[i]
             i += 1
-            for b in neighbors(of: a) where !group.contains(where: { $0 === b }) {
-                // One member still going is enough to keep the whole group: stop there.
-                guard isDone(b) else {
-                    for r in group { unfinished.insert(ObjectIdentifier(r)) }
-                    unfinished.insert(ObjectIdentifier(b))
-                    return nil
-                }
+            let allDone = forEachNeighbor(of: a) { b in
+                if group.contains(where: { $0 === b }) { return true }
+                guard isDone(b) else { return false }      // one member still going keeps the group
                 group.append(b)
+                return true
+            }
+            if !allDone {
+                for r in group { unfinished.insert(ObjectIdentifier(r)) }
+                return nil
             }
         }
         return group
     }
 
-    /// The participants linked to `a` directly. A touch lists every recognizer it was delivered to
-    /// (P1); one that has been reset since holds touches that began after it, so a touch older than
-    /// its first one is from an earlier sequence and links nothing now.
-    private func neighbors(of a: GestureRecognizer) -> [GestureRecognizer] {
-        var result: [GestureRecognizer] = []
+    /// Calls `visit` with the participants linked to `a` directly, until it returns false; returns
+    /// false then. A touch lists every recognizer it was delivered to (P1); one that has been reset
+    /// since holds touches that began after it, so a touch older than its first one is from an earlier
+    /// sequence and links nothing now.
+    private func forEachNeighbor(of a: GestureRecognizer, _ visit: (GestureRecognizer) -> Bool) -> Bool {
         func linkable(_ b: GestureRecognizer) -> Bool {
             b !== a && b.isParticipating && b.participatingEnvironment === self
         }
         for t in a.sequenceTouches {
             for b in t.gestureRecognizers where linkable(b) {
-                if let first = b.sequenceTouches.first, t.identifier >= first.identifier { result.append(b) }
+                guard let first = b.sequenceTouches.first, t.identifier >= first.identifier else { continue }
+                if !visit(b) { return false }
             }
         }
-        for b in requirements(of: a) where linkable(b) { result.append(b) }
-        for b in participants where linkable(b) && requirements(of: b).contains(where: { $0 === a }) { result.append(b) }
-        return result
+        for b in requirements(of: a) where linkable(b) {
+            if !visit(b) { return false }
+        }
+        for b in participants where linkable(b) && requirements(of: b).contains(where: { $0 === a }) {
+            if !visit(b) { return false }
+        }
+        return true
     }
 
     /// A finished group in the order the resets have always run in: from its first member in
