@@ -441,6 +441,8 @@ public struct JSONWriter {
     /// Appends bytes verbatim (a piece of a line prepared earlier).
     public mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) { storage.append(bytes) }
 
+    public mutating func raw(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { storage.append($0) } }
+
     /// "00" "01" … "99": two digits per division.
     private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 

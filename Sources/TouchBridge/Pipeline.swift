@@ -150,11 +150,11 @@ public final class Pipeline {
         writeTime(g.currentTime)
         writer.fragment(#","device":"#)
         if let d = g.gestureTouches.first?.device { writer.int(d) } else { writer.null() }
-        fields.recognizerAndType.withUnsafeBufferPointer { writer.raw($0) }
+        writer.raw(fields.recognizerAndType)
         writer.fragment(Pipeline.stateName(g))
         let viewName = g.view?.name
         if viewName != fields.viewName { fields.update(viewName: viewName) }
-        fields.view.withUnsafeBufferPointer { writer.raw($0) }
+        writer.raw(fields.view)
         let kind = fields.kind
         let p = g.location(in: nil)
         writer.fragment(#","x":"#)
@@ -220,7 +220,7 @@ public final class Pipeline {
             let parts = touchParts(for: t)
             writer.fragment(#"{"event":"touch","time":"#)
             writeTime(t.timestamp)
-            touchPartList[parts].identity.withUnsafeBufferPointer { writer.raw($0) }
+            writer.raw(touchPartList[parts].identity)
             switch t.phase {
             case .began: writer.fragment(#","phase":"began","x":"#)
             case .moved: writer.fragment(#","phase":"moved","x":"#)
@@ -232,7 +232,7 @@ public final class Pipeline {
             writer.number(p.x)
             writer.fragment(#","y":"#)
             writer.number(p.y)
-            touchPartList[parts].viewAndTaps.withUnsafeBufferPointer { writer.raw($0) }
+            writer.raw(touchPartList[parts].viewAndTaps)
             writer.number(t.majorRadius)
             writer.fragment(#","force":"#)
             writer.number(t.force)
@@ -279,7 +279,7 @@ public final class Pipeline {
     /// An event's lines all carry its time: it is formatted once.
     private func writeTime(_ t: Double) {
         if t == lastTime {
-            lastTimeBytes.withUnsafeBufferPointer { writer.raw($0) }
+            writer.raw(lastTimeBytes)
             return
         }
         let start = writer.count

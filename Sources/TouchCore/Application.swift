@@ -349,7 +349,6 @@ struct ContactTable {
         private var bits: UInt64 = 0
         private var more: Set<Int> = []
 
-
         mutating func insert(_ i: Int) {
             if i < 64 { bits |= 1 << UInt64(i) } else { more.insert(i) }
         }

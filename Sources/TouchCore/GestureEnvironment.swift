@@ -63,18 +63,6 @@ final class GestureEnvironment {
     /// The phases delivered to recognizers, in delivery order (D1.2).
     static let deliveredPhases: [Touch.Phase] = [.began, .moved, .ended, .cancelled]
 
-    /// The position of a delivered phase in `deliveredPhases`; nil for stationary.
-    @inline(__always)
-    static func slot(of phase: Touch.Phase) -> Int? {
-        switch phase {
-        case .began: 0
-        case .moved: 1
-        case .ended: 2
-        case .cancelled: 3
-        case .stationary: nil
-        }
-    }
-
     // MARK: Events (D1)
 
     func process(_ event: Event) {
@@ -103,8 +91,10 @@ final class GestureEnvironment {
         // be left without touches (or a group finish), so the checks run only then.
         if anyTerminal || touchesWereIgnored {
             touchesWereIgnored = false
-            recipientsVersion += 1
-            if anyTerminal { groupsMayHaveFinished = true }
+            if anyTerminal {
+                groupsMayHaveFinished = true
+                recipientsVersion += 1          // the ended touches leave (an ignore() counted already)
+            }
             for r in participants where r.trackedTouches.contains(where: { $0.phase.isTerminal }) {
                 r.lastCentroid = GestureRecognizer.centroid(of: r.trackedTouches)   // S7: where they lifted
                 r.trackedTouches.removeAll { $0.phase.isTerminal }

@@ -32,8 +32,6 @@ public struct FrameAssembler {
     public var onWarning: ((String) -> Void)?
 
     private let proto: DeviceDescription.TouchProtocol
-    /// Protocol B (`proto` is `.slots`).
-    private let isSlotted: Bool
     private let touchType: Touch.TouchType
     /// The axes looked up once: a frame must not pay for dictionary lookups per contact.
     private let mtPressure: AbsInfo?
@@ -75,7 +73,6 @@ public struct FrameAssembler {
         plainMapping = CoordinateMapping.Plain(mapping)
         self.deviceIndex = deviceIndex
         proto = device.touchProtocol ?? .singleTouch
-        if case .slots = proto { isSlotted = true } else { isSlotted = false }
         switch device.kind {
         case .touchpad: touchType = .indirect
         case .tablet: touchType = .pencil
@@ -96,11 +93,6 @@ public struct FrameAssembler {
 
     /// Takes one event; returns a frame at SYN_REPORT.
     public mutating func feed(_ e: InputEvent) -> DigitizerFrame? {
-        // Most events are one axis of one slot: they take the short way.
-        if isSlotted && e.type == EventType.abs && !dropping {
-            slotAxis(e)
-            return nil
-        }
         if e.type == EventType.syn && e.code == SynCode.dropped {
             dropping = true
             return nil
