@@ -537,9 +537,13 @@ def measure_cpu(binaries, workdir):
         li = subprocess.Popen(["libinput", "debug-events", "--device", dev.node], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         floor_bin = os.path.join(binaries, "evdev-floor")
         fl = subprocess.Popen([floor_bin, dev.node]) if os.path.exists(floor_bin) else None
+        # The same reader handing 730 bytes a wakeup to a reading child: about what the daemon writes
+        # a frame on this stream for a client on gestures and touches.
+        fls = subprocess.Popen([floor_bin, dev.node, "730"]) if os.path.exists(floor_bin) else None
         time.sleep(1.0)
         for name, topics, path, plays in streams:
             f0 = (runtime(fl.pid), wakeups(fl.pid)) if fl else None
+            s0 = runtime(fls.pid) if fls else None
             c = RawClient(d.socket, topics)
             time.sleep(0.5)
             ours, theirs, our_wakeups, their_wakeups, touch_lines, our_run, their_run = cpu_on(d, c, dev, li, path, plays)
@@ -547,6 +551,9 @@ def measure_cpu(binaries, workdir):
             if fl:
                 print("lab: {}: a reader that only waits and reads (lab/floor.c): {:.3f} s, {} wakeups".format(
                     name, runtime(fl.pid) - f0[0], wakeups(fl.pid) - f0[1]), flush=True)
+            if fls:
+                print("lab: {}: the same reader sending 730 bytes a wakeup over a Unix socket to a reader: {:.3f} s".format(
+                    name, runtime(fls.pid) - s0), flush=True)
             print("lab: {}: sampled cpu seconds (user, system): touchbridged ({:.2f}, {:.2f}), libinput ({:.2f}, {:.2f}); "
                   "wakeups: touchbridged {}, libinput {}".format(name, ours[0], ours[1], theirs[0], theirs[1],
                                                                   our_wakeups, their_wakeups), flush=True)
@@ -556,9 +563,10 @@ def measure_cpu(binaries, workdir):
                       touch_lines, "yes" if "stopped reading" in d.text() else "no"), flush=True)
         li.terminate()
         li.wait(5)
-        if fl:
-            fl.terminate()
-            fl.wait(5)
+        for f in (fl, fls):
+            if f:
+                f.terminate()
+                f.wait(5)
         dev.remove()
     finally:
         d.stop()

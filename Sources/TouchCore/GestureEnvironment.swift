@@ -41,6 +41,10 @@ final class GestureEnvironment {
     private var membership = 0
     /// A recognizer ignored a touch (C5) during the event: it may be left without touches.
     var touchesWereIgnored = false
+    /// Something that holds a gated touch may have let go of it (C2, C3): a recognizer left possible,
+    /// was reset, disabled or withdrawn, stopped delaying, or ignored a touch. Until then the gated
+    /// touches stay as they are, and the update after each recognizer call need not look at them.
+    var gatesMayHaveOpened = false
     /// The last delivery order, valid while `recipientsVersion` and the number of touches are the
     /// same; the version changes when a touch registers, ends or is ignored, or a recognizer is
     /// withdrawn. `deliveryRound` numbers the orders worked out, for `DeliveryMark`.
@@ -167,7 +171,9 @@ final class GestureEnvironment {
         }
         let order = deliveryOrder(touches, everyTouchChanged: stationary == 0)
         let serial = event.serial
-        for r in order {
+        // `order` is this function's own reference to the list: its recognizers stay alive without a
+        // retain each (a recognizer withdrawn meanwhile is still in it, and P3 below skips it).
+        order.forEachUnretained { r in
             // The recognizer's touches in this event, by phase (began, moved, ended, cancelled). Its
             // tracked touches are among the event's, so as many as the event has means all of them.
             var counts = (0, 0, 0, 0)
@@ -413,6 +419,7 @@ final class GestureEnvironment {
         assert(GestureRecognizer.State.isLegalTransition(from: old, to: new, discrete: r.isDiscrete),
                "S2: illegal transition \(r): \(old) → \(new)")
         r.storedState = new
+        gatesMayHaveOpened = true                    // it no longer holds touches as possible (C2, C3)
         if new.isTerminal {
             r.deadline = nil                         // a finished recognizer has nothing left to time
             groupsMayHaveFinished = true
@@ -655,6 +662,7 @@ final class GestureEnvironment {
             r.isParticipating = false
             r.participatingEnvironment = nil
         }
+        gatesMayHaveOpened = true
         participants = []
         knownNextDeadline = nil
     }
@@ -662,6 +670,7 @@ final class GestureEnvironment {
     private func resetRecognizer(_ r: GestureRecognizer, input: @autoclosure () -> String) {
         let old = r.storedState
         r.storedState = .possible
+        gatesMayHaveOpened = true                    // it leaves the sequence and lets go of its touches
         r.trackedTouches = []
         r.sequenceTouches = []
         r.pendingState = nil

@@ -69,6 +69,7 @@ open class GestureRecognizer: CustomStringConvertible {
     public var isEnabled = true {
         didSet {
             guard oldValue && !isEnabled else { return }
+            environment?.gatesMayHaveOpened = true
             environment?.disabled(self)
         }
     }
@@ -85,9 +86,13 @@ open class GestureRecognizer: CustomStringConvertible {
     /// When the gesture is recognized or begins, the view's touches are cancelled (C1). Default true.
     public var cancelsTouchesInView = true
     /// Began-phase touches are withheld from the view while the recognizer is possible (C2). Default false.
-    public var delaysTouchesBegan = false
+    public var delaysTouchesBegan = false {
+        didSet { if oldValue && !delaysTouchesBegan { environment?.gatesMayHaveOpened = true } }
+    }
     /// Ended-phase touches are withheld from the view while the recognizer is possible (C3). Default true.
-    public var delaysTouchesEnded = true
+    public var delaysTouchesEnded = true {
+        didSet { if oldValue && !delaysTouchesEnded { environment?.gatesMayHaveOpened = true } }
+    }
 
     /// Discrete recognizers (tap, swipe) go straight from possible to recognized (S2).
     open var isDiscrete: Bool { false }
@@ -136,6 +141,7 @@ open class GestureRecognizer: CustomStringConvertible {
         if let environment {
             environment.touchesWereIgnored = true
             environment.recipientsVersion += 1
+            environment.gatesMayHaveOpened = true        // the touch no longer waits on this recognizer
         }
         trackedTouches.removeAll { $0 === touch }
         sequenceTouches.removeAll { $0 === touch }

@@ -1,17 +1,41 @@
 extension Array where Element: AnyObject {
-    /// Calls `body` with each element without retaining it: for the loops that run on every frame
-    /// (ten touches, a dozen recognizers), where a retain and a release per element are a good part
-    /// of the cost.
-    ///
-    /// Safe only while the array itself is kept alive and unchanged for the whole loop: the caller's
-    /// `let`, or a property that nothing called from `body` can replace.
+    // Loops that run on every frame (ten touches, a dozen recognizers) without a retain and a release
+    // per element: with dynamic dispatch in the body the compiler cannot prove the array keeps its
+    // elements alive, and retains each one. `Unmanaged._withUnsafeGuaranteedRef` tells it the caller
+    // does. (`unowned(unsafe) let element = …` does not help: using the reference makes a strong copy,
+    // with an atomic retain.) Under emulation (the lab) every call is a jump-target lookup, so these
+    // matter more than their native instruction counts say.
+    //
+    // Safe only while the array itself is kept alive and unchanged for the whole loop: the caller's
+    // `let`, or a property that nothing called from `body` can replace.
+
+    /// Calls `body` with each element without retaining it.
     @inline(__always)
     func forEachUnretained(_ body: (Element) -> Void) {
         withUnsafeBufferPointer { elements in
             for i in 0..<elements.count {
-                unowned(unsafe) let element = elements[i]
-                body(element)
+                Unmanaged.passUnretained(elements[i])._withUnsafeGuaranteedRef(body)
             }
+        }
+    }
+
+    /// `contains(where:)` without retaining the elements.
+    @inline(__always)
+    func containsUnretained(where predicate: (Element) -> Bool) -> Bool {
+        withUnsafeBufferPointer { elements in
+            for i in 0..<elements.count {
+                if Unmanaged.passUnretained(elements[i])._withUnsafeGuaranteedRef(predicate) { return true }
+            }
+            return false
+        }
+    }
+
+    /// Whether `object` is an element (by identity), without retaining any.
+    @inline(__always)
+    func containsIdentical(_ object: Element) -> Bool {
+        withUnsafeBufferPointer { elements in
+            for i in 0..<elements.count where elements[i] === object { return true }
+            return false
         }
     }
 }

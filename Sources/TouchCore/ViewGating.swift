@@ -68,22 +68,25 @@ extension GestureEnvironment {
         return true
     }
 
+    // Asked after every recognizer call while a touch is gated: the lists are read without retaining
+    // their elements (nothing here changes them).
     private func isBeganDelayed(_ t: Touch) -> Bool {
-        t.gestureRecognizers.contains { $0.delaysTouchesBegan && holdsTouch($0, t) }
+        t.gestureRecognizers.containsUnretained { $0.delaysTouchesBegan && holdsTouch($0, t) }
     }
 
     private func isEndDelayed(_ t: Touch) -> Bool {
-        t.gestureRecognizers.contains { $0.delaysTouchesEnded && holdsTouch($0, t) }
+        t.gestureRecognizers.containsUnretained { $0.delaysTouchesEnded && holdsTouch($0, t) }
     }
 
     /// The recognizer has not decided yet about a gesture the touch is part of (C2, C3).
     private func holdsTouch(_ r: GestureRecognizer, _ t: Touch) -> Bool {
-        r.isEnabled && r.isParticipating && r.storedState == .possible && r.sequenceTouches.contains { $0 === t }
+        r.isEnabled && r.isParticipating && r.storedState == .possible && r.sequenceTouches.containsIdentical(t)
     }
 
     /// C2, C3: touches whose recognizers have all decided get their late delivery.
     func releaseGatedTouches() {
-        guard !gatedTouches.isEmpty else { return }
+        guard !gatedTouches.isEmpty, gatesMayHaveOpened else { return }
+        gatesMayHaveOpened = false
         for t in gatedTouches {
             switch t.viewDelivery {
             case .beganDelayed(let snapshot):

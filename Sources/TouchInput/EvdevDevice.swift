@@ -109,7 +109,11 @@ public final class EvdevDevice {
                     if let end = recoverFromDrop(at: EvdevDevice.event(ev).time, frame) { return end }
                     break
                 }
-                if let f = assembler.feed(EvdevDevice.event(ev)) { frame(f) }
+                // The time is worked out for SYN events only: the assembler reads no other's, and
+                // floating point is dear under emulation.
+                let e = ev.type == UInt16(EV_SYN) ? EvdevDevice.event(ev)
+                    : InputEvent(time: 0, type: ev.type, code: ev.code, value: ev.value)
+                if let f = assembler.feed(e) { frame(f) }
             }
             if count < readBuffer.count { return .drained }     // a short read: nothing more was waiting
         }

@@ -91,7 +91,12 @@ public struct FrameAssembler {
     /// True while events are being discarded after SYN_DROPPED.
     public var isDropping: Bool { dropping }
 
-    /// Takes one event; returns a frame at SYN_REPORT.
+    /// Takes one event; returns a frame at SYN_REPORT. Only a SYN event's `time` is read (a frame's
+    /// timestamp is its SYN_REPORT's).
+    ///
+    /// Inlined into the device's read loop: a frame is some twenty events, and under emulation (the
+    /// lab) every call and return costs a jump-target lookup.
+    @inline(__always)
     public mutating func feed(_ e: InputEvent) -> DigitizerFrame? {
         if e.type == EventType.syn && e.code == SynCode.dropped {
             dropping = true
@@ -111,8 +116,16 @@ public struct FrameAssembler {
         }
     }
 
+    /// Takes a run of events, as one read(2) returns them; `frame` gets each frame they complete.
+    public mutating func feed(contentsOf events: UnsafeBufferPointer<InputEvent>, _ frame: (DigitizerFrame) -> Void) {
+        for e in events {
+            if let f = feed(e) { frame(f) }
+        }
+    }
+
     // MARK: Protocol B
 
+    @inline(__always)
     private mutating func feedSlots(_ e: InputEvent) -> DigitizerFrame? {
         switch e.type {
         case EventType.abs:
@@ -127,6 +140,7 @@ public struct FrameAssembler {
     }
 
     /// ABS_MT_SLOT selects a slot; the slot axes update it.
+    @inline(__always)
     private mutating func slotAxis(_ e: InputEvent) {
         if e.code == AbsCode.mtSlot {
             currentSlot = Int(e.value)

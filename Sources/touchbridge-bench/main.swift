@@ -227,6 +227,65 @@ let fixtureFPS = percentile(fpsRuns, 0.5)
 if runs("fixtures") { say("fixtures: \(recordings.count) recordings, \(fixtureFrames) frames, \(Int(fixtureFPS)) frames/s (median of runs; event parsing and scene building not timed)") }
 if only == "fixtures" { exit(0) }
 
+// MARK: 2b. One recording, paced as a panel sends it (a profiler's view of the lab's stream)
+
+/// `--only=replay --recording=PATH [--desc=PATH] [--repeat=N]`: the recording's frames, one every
+/// 1/240 s, played `repeat` times (default 20) through the frame assembler and one pipeline with the
+/// built-in scene and lines for every topic, as the daemon runs them for a client on gestures and
+/// touches. Not part of the JSON summary: it is the lab's CPU stream measured natively (or under
+/// `qemu-x86_64`, whose emulation costs resemble the lab's).
+if only == "replay" {
+    guard let path = args.first(where: { $0.hasPrefix("--recording=") }).map({ String($0.dropFirst(12)) }) else {
+        say("touchbridge-bench: --only=replay needs --recording=PATH (and --desc=PATH for a .events file)")
+        exit(2)
+    }
+    let desc = args.first { $0.hasPrefix("--desc=") }.map { String($0.dropFirst(7)) }
+    let repeats = args.first { $0.hasPrefix("--repeat=") }.flatMap { Int($0.dropFirst(9)) } ?? 20
+    let recording: Recording
+    do { recording = try Recording.load(path: path, descriptionPath: desc) } catch {
+        say("touchbridge-bench: \(error)")
+        exit(1)
+    }
+    let p = Pipeline(scene: Scene.builtIn(for: recording.device), log: log)
+    p.wantsTouches = true
+    var bytes = 0
+    p.onLines = { _, chunk in
+        output.append(contentsOf: chunk)
+        output.append(0x0a)
+        bytes += chunk.count + 1
+        if output.count > 1 << 19 { output.removeAll(keepingCapacity: true) }
+    }
+    var a = FrameAssembler(device: recording.device,
+                           mapping: CoordinateMapping(device: recording.device, target: p.scene.window.bounds)!)
+    // The events of every play, paced, made before the clock starts.
+    var frame = 0
+    var events: [InputEvent] = []
+    for _ in 0..<repeats {
+        for var e in recording.events where !(e.type == EventType.syn && e.code == SynCode.dropped) {
+            e.time = 1 + Double(frame) / 240
+            if e.type == EventType.syn && e.code == SynCode.report { frame += 1 }
+            events.append(e)
+        }
+    }
+    /// The timed work, as one function (callgrind's `--toggle-collect=*replayPlays*`), fed a frame's
+    /// events at a time as the daemon reads them.
+    let all = UnsafeMutableBufferPointer<InputEvent>.allocate(capacity: events.count)
+    _ = all.initialize(from: events)
+    @MainActor @inline(never) func replayPlays() {
+        var start = 0
+        for i in all.indices where all[i].type == EventType.syn && all[i].code == SynCode.report {
+            a.feed(contentsOf: UnsafeBufferPointer(rebasing: all[start...i])) { p.handle($0) }
+            start = i + 1
+        }
+    }
+    let t0 = now()
+    replayPlays()
+    p.finish()
+    let perFrame = Double(now() - t0) / Double(max(frame, 1))
+    say("replay: \(frame) frames (\(repeats) plays of \(path.split(separator: "/").last ?? "")), \(Int(perFrame)) ns a frame, \(bytes) bytes of lines")
+    exit(0)
+}
+
 // MARK: 3. Hit-testing alone on a 10,000-view tree
 
 let big = View(frame: Rect(x: 0, y: 0, width: 1000, height: 1000))
