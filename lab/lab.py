@@ -191,6 +191,25 @@ class RawClient:
     def count(self, needle):
         return self.counts.get(needle, 0)
 
+    def take(self):
+        """Reads what is waiting (the socket is readable)."""
+        chunk = self.sock.recv(1 << 20)
+        data = self.tail + chunk
+        cut = data.rfind(b"\n") + 1
+        self.tail = data[cut:]
+        self.counts[b'"event":"touch"'] = self.counts.get(b'"event":"touch"', 0) + data[:cut].count(b'"event":"touch"')
+        return bool(chunk)
+
+
+def pump_all(clients, seconds):
+    """Keeps several RawClients reading for `seconds`."""
+    end = time.time() + seconds
+    while time.time() < end:
+        r, _, _ = select.select([c.sock for c in clients], [], [], max(0, end - time.time()))
+        for c in clients:
+            if c.sock in r and not c.take():
+                return
+
 
 def offline(binaries, recording):
     out = subprocess.run([os.path.join(binaries, "touchbridgectl"), "replay", recording], capture_output=True, text=True, check=True)
@@ -501,17 +520,17 @@ def paced_recording(events, workdir, hz):
     return out
 
 
-def cpu_on(d, c, dev, li, events, plays):
+def cpu_on(d, c, dev, li, events, plays, others=()):
     """CPU seconds (user + system) of the daemon and of libinput over `plays` plays of `events`, with
     the client reading all along, as a real one would (one that stopped reading would be dropped,
-    and the daemon would stop making its lines)."""
+    and the daemon would stop making its lines). `others`: clients of other daemons (--compare)."""
     before = cpu_times(d.proc.pid), cpu_times(li.pid), wakeups(d.proc.pid), wakeups(li.pid), runtime(d.proc.pid), runtime(li.pid)
     lines0 = c.count(b'"event":"touch"')
     for _ in range(plays):
         p = dev.play(events, background=True)
         while p.poll() is None:
-            c.pump(0.2)
-    c.pump(1.0)
+            pump_all([c] + list(others), 0.2)
+    pump_all([c] + list(others), 1.0)
     after = cpu_times(d.proc.pid), cpu_times(li.pid), wakeups(d.proc.pid), wakeups(li.pid), runtime(d.proc.pid), runtime(li.pid)
     ours = [after[0][i] - before[0][i] for i in (0, 1)]
     theirs = [after[1][i] - before[1][i] for i in (0, 1)]
@@ -519,7 +538,7 @@ def cpu_on(d, c, dev, li, events, plays):
             after[4] - before[4], after[5] - before[5])
 
 
-def measure_cpu(binaries, workdir):
+def measure_cpu(binaries, workdir, compare=None):
     """Benchmark figure (README, BENCHMARKS.md): CPU seconds of touchbridged and of libinput debug-events
     (output to /dev/null) while both read the same replayed device: the five-finger burst paced at 240 Hz,
     as a panel delivers it, and as fast as evemu-play can write it, with a client on gestures, touches
@@ -531,9 +550,17 @@ def measure_cpu(binaries, workdir):
     streams = [("paced at 240 Hz", every, paced, 2), ("unpaced burst", every, events, 5),
                ("paced at 240 Hz, a client on gestures only", ("gestures",), paced, 2)]
     d = Daemon(binaries, workdir)
+    # --compare DIR: another build of the daemon on the same device at the same time, for an A/B
+    # figure that emulation's run-to-run spread does not blur.
+    other = None
+    if compare:
+        os.makedirs(os.path.join(workdir, "compare"), exist_ok=True)
+        other = Daemon(compare, os.path.join(workdir, "compare"))
     try:
         dev = Device(desc)
         d.wait_for_log(re.escape(dev.node) + r".*\[device")
+        if other:
+            other.wait_for_log(re.escape(dev.node) + r".*\[device")
         li = subprocess.Popen(["libinput", "debug-events", "--device", dev.node], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         floor_bin = os.path.join(binaries, "evdev-floor")
         fl = subprocess.Popen([floor_bin, dev.node]) if os.path.exists(floor_bin) else None
@@ -545,9 +572,16 @@ def measure_cpu(binaries, workdir):
             f0 = (runtime(fl.pid), wakeups(fl.pid)) if fl else None
             s0 = runtime(fls.pid) if fls else None
             c = RawClient(d.socket, topics)
+            oc = RawClient(other.socket, topics) if other else None
+            o0 = runtime(other.proc.pid) if other else None
             time.sleep(0.5)
-            ours, theirs, our_wakeups, their_wakeups, touch_lines, our_run, their_run = cpu_on(d, c, dev, li, path, plays)
+            ours, theirs, our_wakeups, their_wakeups, touch_lines, our_run, their_run = cpu_on(d, c, dev, li, path, plays,
+                                                                                               [oc] if oc else [])
             c.sock.close()
+            if other:
+                oc.sock.close()
+                print("lab: {}: the --compare build: {:.3f} s, this build {:.3f} s (ratio {:.2f})".format(
+                    name, runtime(other.proc.pid) - o0, our_run, our_run / max(runtime(other.proc.pid) - o0, 1e-9)), flush=True)
             if fl:
                 print("lab: {}: a reader that only waits and reads (lab/floor.c): {:.3f} s, {} wakeups".format(
                     name, runtime(fl.pid) - f0[0], wakeups(fl.pid) - f0[1]), flush=True)
@@ -570,6 +604,8 @@ def measure_cpu(binaries, workdir):
         dev.remove()
     finally:
         d.stop()
+        if other:
+            other.stop()
 
 
 def main():
@@ -578,6 +614,7 @@ def main():
     parser.add_argument("--only", help="run only the recordings whose name contains this")
     parser.add_argument("--check", help="run only this one of the other checks (devices command, removal, SYN_DROPPED, "
                                         "permission, two screens, cpu)")
+    parser.add_argument("--compare", help="with --check cpu: a directory with another touchbridged build, measured alongside")
     args = parser.parse_args()
     subprocess.run(["modprobe", "uinput"], check=True)
     print("lab: kernel {}, {}".format(os.uname().release, subprocess.run(["libinput", "--version"], capture_output=True, text=True).stdout.strip() and "libinput " + subprocess.run(["libinput", "--version"], capture_output=True, text=True).stdout.strip()), flush=True)
@@ -587,7 +624,7 @@ def main():
         checks += [("devices command", lambda w: check_devices_command(args.bin, w)),
                    ("removal", lambda w: check_removal(args.bin, w)), ("SYN_DROPPED", lambda w: check_syn_dropped(args.bin, w)),
                    ("permission", lambda w: check_unopenable(args.bin, w)), ("two screens", lambda w: check_two_screens(args.bin, w)),
-                   ("cpu", lambda w: measure_cpu(args.bin, w))]
+                   ("cpu", lambda w: measure_cpu(args.bin, w, args.compare))]
         checks = [c for c in checks if not args.check or c[0] == args.check]
     for name, check in checks:
         # Unix sockets cannot live on the host's shared filesystem: use the guest's own tmpfs.

@@ -411,21 +411,54 @@ public struct JSONWriter {
         if remainder >= 0.5 { millionths += 1 } else if remainder <= -0.5 { millionths -= 1 }
         let n = millionths.magnitude
         let whole = n / 1_000_000
-        var fraction = n % 1_000_000
+        let fraction = Int(n - whole * 1_000_000)
         storage.reserve(32)
         var p = storage.base + storage.count
         if millionths < 0 { p.pointee = UInt8(ascii: "-"); p += 1 }
-        let wholeDigits = JSONWriter.digitCount(whole)
-        JSONWriter.writeDigits(whole, count: wholeDigits, endingAt: p + wholeDigits)
-        p += wholeDigits
+        // Screen points and scales have one to four whole digits: written without a loop.
+        if whole < 10 {
+            p.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: whole)
+            p += 1
+        } else if whole < 100 {
+            JSONWriter.writePair(Int(whole), at: p)
+            p += 2
+        } else if whole < 10_000 {
+            let high = Int(whole / 100)
+            if high < 10 {
+                p.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: high)
+                p += 1
+            } else {
+                JSONWriter.writePair(high, at: p)
+                p += 2
+            }
+            JSONWriter.writePair(Int(whole) - high * 100, at: p)
+            p += 2
+        } else {
+            let wholeDigits = JSONWriter.digitCount(whole)
+            JSONWriter.writeDigits(whole, count: wholeDigits, endingAt: p + wholeDigits)
+            p += wholeDigits
+        }
         if fraction != 0 {
-            var digits = 6
-            while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+            // Six digits, three pairs, then the trailing zeros dropped (one digit at least is not 0).
             p.pointee = UInt8(ascii: ".")
-            JSONWriter.writeDigits(fraction, count: digits, endingAt: p + 1 + digits)
-            p += 1 + digits
+            let first = fraction / 10_000
+            let rest = fraction - first * 10_000
+            let second = rest / 100
+            JSONWriter.writePair(first, at: p + 1)
+            JSONWriter.writePair(second, at: p + 3)
+            JSONWriter.writePair(rest - second * 100, at: p + 5)
+            p += 7
+            while p[-1] == UInt8(ascii: "0") { p -= 1 }
         }
         storage.count = p - storage.base
+    }
+
+    /// Writes `v` (0…99) as two digits at `p`.
+    @inline(__always)
+    private static func writePair(_ v: Int, at p: UnsafeMutablePointer<UInt8>) {
+        let pairs = digitPairs.utf8Start
+        p[0] = pairs[2 &* v]
+        p[1] = pairs[2 &* v &+ 1]
     }
 
     private mutating func appendInt(_ v: Int) {

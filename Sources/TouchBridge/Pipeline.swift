@@ -214,7 +214,8 @@ public final class Pipeline {
         guard let onLines else { return }
         writer.reset()
         var first = true
-        for t in e.orderedTouches where t.phase != .stationary {
+        e.orderedTouches.forEachUnretained { t in       // the event keeps its touches
+            guard t.phase != .stationary else { return }
             if !first { writer.newline() }
             first = false
             let parts = touchParts(for: t)

@@ -46,8 +46,8 @@ final class GestureEnvironment {
     /// touches stay as they are, and the update after each recognizer call need not look at them.
     var gatesMayHaveOpened = false
     /// The last delivery order, valid while `recipientsVersion` and the number of touches are the
-    /// same; the version changes when a touch registers, ends or is ignored, or a recognizer is
-    /// withdrawn. `deliveryRound` numbers the orders worked out, for `DeliveryMark`.
+    /// same; the version changes when a touch registers, ends or is ignored, or a recognizer
+    /// finishes, resets or is withdrawn. `deliveryRound` numbers the orders worked out, for `DeliveryMark`.
     private var kept: KeptOrder?
     var recipientsVersion = 0
     private var deliveryRound = 0
@@ -174,6 +174,8 @@ final class GestureEnvironment {
         // `order` is this function's own reference to the list: its recognizers stay alive without a
         // retain each (a recognizer withdrawn meanwhile is still in it, and P3 below skips it).
         order.forEachUnretained { r in
+            // One that finished earlier in this event gets nothing more (P3, checked again per phase).
+            guard r.isEnabled, r.storedState.receivesTouches, r.isParticipating else { return }
             // The recognizer's touches in this event, by phase (began, moved, ended, cancelled). Its
             // tracked touches are among the event's, so as many as the event has means all of them.
             var counts = (0, 0, 0, 0)
@@ -246,7 +248,9 @@ final class GestureEnvironment {
         deliveryRound &+= 1
         let mark = GestureRecognizer.DeliveryMark(environment: ObjectIdentifier(self), round: deliveryRound)
         for t in touches where !changedOnly || t.phase != .stationary {
-            for r in t.gestureRecognizers where r.deliveryMark != mark {
+            // Finished and reset recognizers receive nothing (P3): they are left out, and the kept
+            // order is worked out again when one finishes or resets (`transition`, `resetRecognizer`).
+            for r in t.gestureRecognizers where r.deliveryMark != mark && r.isParticipating && r.storedState.receivesTouches {
                 r.deliveryMark = mark
                 order.append(r)
             }
@@ -423,6 +427,7 @@ final class GestureEnvironment {
         if new.isTerminal {
             r.deadline = nil                         // a finished recognizer has nothing left to time
             groupsMayHaveFinished = true
+            recipientsVersion += 1                   // it receives no more touches (P3): out of the order
         }
         log("\(r): \(old) → \(input()) → \(new)")
     }
@@ -671,6 +676,7 @@ final class GestureEnvironment {
         let old = r.storedState
         r.storedState = .possible
         gatesMayHaveOpened = true                    // it leaves the sequence and lets go of its touches
+        recipientsVersion += 1
         r.trackedTouches = []
         r.sequenceTouches = []
         r.pendingState = nil

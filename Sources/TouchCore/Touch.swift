@@ -20,7 +20,7 @@ public final class Touch: Hashable, CustomStringConvertible {
         }
 
         /// True for ended and cancelled: the touch is gone after this event.
-        public var isTerminal: Bool { self == .ended || self == .cancelled }
+        @inlinable public var isTerminal: Bool { self == .ended || self == .cancelled }
     }
 
     /// UITouch.TouchType (T8).

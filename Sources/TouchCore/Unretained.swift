@@ -10,8 +10,8 @@ extension Array where Element: AnyObject {
     // `let`, or a property that nothing called from `body` can replace.
 
     /// Calls `body` with each element without retaining it.
-    @inline(__always)
-    func forEachUnretained(_ body: (Element) -> Void) {
+    @inlinable @inline(__always)
+    public func forEachUnretained(_ body: (Element) -> Void) {
         withUnsafeBufferPointer { elements in
             for i in 0..<elements.count {
                 Unmanaged.passUnretained(elements[i])._withUnsafeGuaranteedRef(body)
@@ -20,8 +20,8 @@ extension Array where Element: AnyObject {
     }
 
     /// `contains(where:)` without retaining the elements.
-    @inline(__always)
-    func containsUnretained(where predicate: (Element) -> Bool) -> Bool {
+    @inlinable @inline(__always)
+    public func containsUnretained(where predicate: (Element) -> Bool) -> Bool {
         withUnsafeBufferPointer { elements in
             for i in 0..<elements.count {
                 if Unmanaged.passUnretained(elements[i])._withUnsafeGuaranteedRef(predicate) { return true }
@@ -31,8 +31,8 @@ extension Array where Element: AnyObject {
     }
 
     /// Whether `object` is an element (by identity), without retaining any.
-    @inline(__always)
-    func containsIdentical(_ object: Element) -> Bool {
+    @inlinable @inline(__always)
+    public func containsIdentical(_ object: Element) -> Bool {
         withUnsafeBufferPointer { elements in
             for i in 0..<elements.count where elements[i] === object { return true }
             return false

@@ -163,7 +163,9 @@ struct JSONTests {
     func numbersAgree() {
         var seed: UInt64 = 42
         var values: [Double] = [0, 1, -1, 9, 10, 99, 100, 101, 0.5, -0.5, 0.05, 0.000001, 0.0000005, 123456789.123456,
-                                -98765.4321, 1e9, -1e9 - 0.25, 4096, 1280.000001, 0.1 + 0.2]
+                                -98765.4321, 1e9, -1e9 - 0.25, 4096, 1280.000001, 0.1 + 0.2,
+                                // where the whole part changes its number of digits, rounding included
+                                9.9999995, 99.9999996, 999.5, 1000, 9999.9999996, 10000.01, -10.000001, 0.100001]
         for _ in 0..<2000 {
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
             let mantissa = Double(seed >> 11) / Double(1 << 53) - 0.5
