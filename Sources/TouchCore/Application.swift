@@ -42,7 +42,10 @@ public final class Application: Responder {
     }
 
     deinit {
-        for w in windows where w.application === self { w.application = nil }
+        for w in windows where w.application === self {
+            w.application = nil
+            w.environment.isOnlyWindow = false
+        }
     }
 
     /// Adds a window in front of the others. The window's next responder is the application.
@@ -51,6 +54,7 @@ public final class Application: Responder {
         windows.append(window)
         window.application = self
         window.environment.debugLog = debugLog
+        for w in windows { w.environment.isOnlyWindow = windows.count == 1 }
     }
 
     /// The end of the responder chain (R2, R4): unhandled touches are dropped here.

@@ -25,8 +25,12 @@ final class GestureEnvironment {
     var participants: [GestureRecognizer] = []
     /// Touches whose view delivery waits on a recognizer (C2, C3), possibly after they ended.
     var gatedTouches: [Touch] = []
-    /// The event whose recognizer delivery is under way; its view delivery is still to come.
-    var eventInProgress: Event?
+    /// `Event.serial` of the event whose recognizer delivery is under way (its view delivery is
+    /// still to come); nil between events.
+    var eventInProgressSerial: Int?
+    /// The window is the only one of its application: every touch of an event is this window's
+    /// (`Application.addWindow` keeps it up to date; false for a window without an application).
+    var isOnlyWindow = false
     /// What is being processed, for the transition log: "touchesMoved", "timer", …
     private var input: StaticString = "update"
     /// Nested updates; the queued work runs when the outermost one ends.
@@ -72,8 +76,7 @@ final class GestureEnvironment {
     func process(_ event: Event) {
         time = Swift.max(time, event.timestamp)
         // With one window every touch is this window's: no need to look at each.
-        let touches = (window.application?.windows.count ?? 0) == 1
-            ? event.orderedTouches : event.orderedTouches.filter { $0.window === window }
+        let touches = isOnlyWindow ? event.orderedTouches : event.orderedTouches.filter { $0.window === window }
         var anyBegan = false, anyTerminal = false, allTerminal = true
         for t in touches {
             switch t.phase {
@@ -87,9 +90,9 @@ final class GestureEnvironment {
                 register(t, event: event)
             }
         }
-        eventInProgress = event
+        eventInProgressSerial = event.serial
         deliverToRecognizers(touches, event: event)
-        eventInProgress = nil
+        eventInProgressSerial = nil
         deliverToViews(touches, event: event)
         // Touches leave their recognizers after the one event they end in. Only then can a recognizer
         // be left without touches (or a group finish), so the checks run only then.
@@ -580,36 +583,49 @@ final class GestureEnvironment {
     private func resetFinishedSequences() {
         guard groupsMayHaveFinished, !participants.isEmpty else { return }
         groupsMayHaveFinished = false
-        var unfinished = Set<ObjectIdentifier>()        // members of groups known not to be finished
-        for start in participants where isDone(start) && !unfinished.contains(ObjectIdentifier(start)) {
-            guard let group = finishedGroup(from: start, unfinished: &unfinished) else { continue }
+        // Members of groups known not to be finished carry this check's mark (`s4Mark`): no set to
+        // build and hash on every frame a finger lifts.
+        s4Round &+= 1
+        let unfinished = GestureRecognizer.DeliveryMark(environment: ObjectIdentifier(self), round: s4Round)
+        var i = 0
+        while i < participants.count {
+            let start = participants[i]
+            i += 1
+            guard start.s4Mark != unfinished, isDone(start) else { continue }
+            guard let group = finishedGroup(from: start, unfinished: unfinished) else { continue }
             for r in inResetOrder(group) { resetRecognizer(r, input: "touch sequence ended") }
+            i = 0                                   // the resets took members out of `participants`
         }
     }
+    private var s4Round = 0
 
     /// Finished: in a terminal state, no timer, none of its touches down. Its most recent touches are
     /// looked at first: they are the ones that may still be down.
     private func isDone(_ r: GestureRecognizer) -> Bool {
-        r.storedState.isTerminal && r.deadline == nil && !r.sequenceTouches.reversed().contains { $0.isLive }
+        guard r.storedState.isTerminal && r.deadline == nil else { return false }
+        return r.sequenceTouches.withUnsafeBufferPointer { touches in
+            for i in touches.indices.reversed() where touches[i].isLive { return false }
+            return true
+        }
     }
 
     /// The group of `start` (linked by a shared touch, X5, or a failure requirement either way, F1/F2)
     /// if every member of it is finished; nil, with the members seen added to `unfinished`, otherwise.
     private func finishedGroup(from start: GestureRecognizer,
-                               unfinished: inout Set<ObjectIdentifier>) -> [GestureRecognizer]? {
+                               unfinished: GestureRecognizer.DeliveryMark) -> [GestureRecognizer]? {
         var group = [start]
         var i = 0
         while i < group.count {
             let a = group[i]
             i += 1
             let allDone = forEachNeighbor(of: a) { b in
-                if group.contains(where: { $0 === b }) { return true }
+                if group.containsIdentical(b) { return true }
                 guard isDone(b) else { return false }      // one member still going keeps the group
                 group.append(b)
                 return true
             }
             if !allDone {
-                for r in group { unfinished.insert(ObjectIdentifier(r)) }
+                for r in group { r.s4Mark = unfinished }
                 return nil
             }
         }
@@ -624,19 +640,18 @@ final class GestureEnvironment {
         func linkable(_ b: GestureRecognizer) -> Bool {
             b !== a && b.isParticipating && b.participatingEnvironment === self
         }
-        for t in a.sequenceTouches {
-            for b in t.gestureRecognizers where linkable(b) {
-                guard let first = b.sequenceTouches.first, t.identifier >= first.identifier else { continue }
-                if !visit(b) { return false }
+        // Read without retaining: `visit` and `requirements(of:)` change none of these lists.
+        let byTouch = a.sequenceTouches.allUnretained { t in
+            t.gestureRecognizers.allUnretained { b in
+                guard linkable(b), let first = b.sequenceTouches.first?.identifier, t.identifier >= first else { return true }
+                return visit(b)
             }
         }
-        for b in requirements(of: a) where linkable(b) {
-            if !visit(b) { return false }
+        guard byTouch else { return false }
+        guard requirements(of: a).allUnretained({ b in !linkable(b) || visit(b) }) else { return false }
+        return participants.allUnretained { b in
+            !linkable(b) || !requirements(of: b).containsIdentical(a) || visit(b)
         }
-        for b in participants where linkable(b) && requirements(of: b).contains(where: { $0 === a }) {
-            if !visit(b) { return false }
-        }
-        return true
     }
 
     /// A finished group in the order the resets have always run in: from its first member in

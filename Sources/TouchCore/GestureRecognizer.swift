@@ -241,6 +241,8 @@ open class GestureRecognizer: CustomStringConvertible {
     var touchSets = [TouchSetCache](repeating: TouchSetCache(), count: 4)
     /// Which delivery this recognizer was last put in the order of (GestureEnvironment).
     var deliveryMark = DeliveryMark(environment: nil, round: 0)
+    /// The last S4 check that found the recognizer's group still going (`resetFinishedSequences`).
+    var s4Mark = DeliveryMark(environment: nil, round: 0)
 
     struct DeliveryMark: Equatable {
         var environment: ObjectIdentifier?

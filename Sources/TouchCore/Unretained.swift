@@ -19,6 +19,17 @@ extension Array where Element: AnyObject {
         }
     }
 
+    /// Calls `body` with each element without retaining it, until it returns false; returns false then.
+    @inlinable @inline(__always)
+    public func allUnretained(_ body: (Element) -> Bool) -> Bool {
+        withUnsafeBufferPointer { elements in
+            for i in 0..<elements.count {
+                if !Unmanaged.passUnretained(elements[i])._withUnsafeGuaranteedRef(body) { return false }
+            }
+            return true
+        }
+    }
+
     /// `contains(where:)` without retaining the elements.
     @inlinable @inline(__always)
     public func containsUnretained(where predicate: (Element) -> Bool) -> Bool {

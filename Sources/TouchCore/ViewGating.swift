@@ -101,7 +101,7 @@ extension GestureEnvironment {
                 t.phase = phase
                 // Catch up with where the finger is now, unless the event under way is about to
                 // deliver its move or end anyway.
-                let inProgress = eventInProgress.map { t.lastEventSerial == $0.serial } ?? false
+                let inProgress = eventInProgressSerial.map { t.lastEventSerial == $0 } ?? false
                 if inProgress && t.phase != .stationary { continue }
                 if t.screenLocation != snapshot.location && t.viewDelivery.isDelivering {
                     t.phase = .moved
