@@ -243,8 +243,25 @@ public struct JSONParser {
     }
 }
 
+/// A fixed piece of a line, kept as bytes for reuse: a pointer and a count, so writing it costs no
+/// reference counting (a `[UInt8]` property is retained and released around every use). Its owner
+/// frees it, once.
+struct LinePiece {
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    init(_ array: [UInt8]) {
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Swift.max(array.count, 1))
+        _ = storage.initialize(from: array)
+        bytes = UnsafeBufferPointer(start: storage.baseAddress, count: array.count)
+    }
+
+    func free() { UnsafeMutableRawPointer(mutating: bytes.baseAddress)?.deallocate() }
+}
+
 /// Appends compact JSON to a byte buffer. It is on the hot path (a line per gesture update), so it
-/// writes through a pointer into storage it grows itself, and never formats through String.
+/// writes through a pointer into storage it grows itself, and never formats through String. The
+/// pieces a line is made of are inlined into it: under emulation every call and return is a
+/// jump-target lookup, and after each context switch a cold one (BENCHMARKS.md).
 public struct JSONWriter {
     /// Growable bytes; a class so that copies of the writer share nothing surprising (see `bytes`).
     final class Storage {
@@ -278,11 +295,29 @@ public struct JSONWriter {
             count += 1
         }
 
+        /// Line pieces are short (a key, a name, a number): copied here a word at a time rather than
+        /// by a call to memmove, which under emulation costs more in jump-target lookups than the copy.
         @inline(__always)
         func append(_ p: UnsafeBufferPointer<UInt8>) {
             reserve(p.count)
-            if let src = p.baseAddress { (base + count).update(from: src, count: p.count) }
-            count += p.count
+            guard let src = p.baseAddress else { return }
+            let dst = base + count
+            let n = p.count
+            if n > 256 {
+                dst.update(from: src, count: n)
+            } else {
+                var i = 0
+                while i + 8 <= n {
+                    UnsafeMutableRawPointer(dst + i).storeBytes(of: UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self),
+                                                               as: UInt64.self)
+                    i += 8
+                }
+                while i < n {
+                    dst[i] = src[i]
+                    i += 1
+                }
+            }
+            count += n
         }
     }
 
@@ -321,6 +356,7 @@ public struct JSONWriter {
     }
 
     /// Appends a newline (the end of an NDJSON line).
+    @inline(__always)
     public mutating func newline() { storage.append(0x0a) }
 
     @inline(__always)
@@ -387,6 +423,7 @@ public struct JSONWriter {
         append("null")
     }
 
+    @inline(__always)
     public mutating func int(_ v: Int) {
         separator()
         appendInt(v)
@@ -395,15 +432,13 @@ public struct JSONWriter {
     /// A number rounded to 6 decimals, written without a trailing ".0"; non-finite values are null.
     /// Gesture lines carry about ten numbers each, on every frame of a continuous gesture, so the
     /// digits go straight into the buffer, two per division, with no call into libm.
+    @inline(__always)
     public mutating func number(_ v: Double) {
         separator()
         guard v.isFinite else { append("null"); return }
         if v == 0 { storage.append(UInt8(ascii: "0")); return }      // force and radius, on most panels
         let scaled = v * 1_000_000
-        guard abs(scaled) < 9e15 else {
-            for b in v.description.utf8 { storage.append(b) }
-            return
-        }
+        guard abs(scaled) < 9e15 else { return largeNumber(v) }
         // Rounded half away from zero, as `rounded()` does: the truncation and the remainder (both
         // exact below 2^52) decide.
         var millionths = Int64(scaled)
@@ -453,6 +488,12 @@ public struct JSONWriter {
         storage.count = p - storage.base
     }
 
+    /// Beyond the fixed-point range (|v| ≥ 9e9): Swift's shortest form.
+    @inline(never)
+    private mutating func largeNumber(_ v: Double) {
+        for b in v.description.utf8 { storage.append(b) }
+    }
+
     /// Writes `v` (0…99) as two digits at `p`.
     @inline(__always)
     private static func writePair(_ v: Int, at p: UnsafeMutablePointer<UInt8>) {
@@ -472,8 +513,10 @@ public struct JSONWriter {
     }
 
     /// Appends bytes verbatim (a piece of a line prepared earlier).
+    @inline(__always)
     public mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) { storage.append(bytes) }
 
+    @inline(__always)
     public mutating func raw(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { storage.append($0) } }
 
     /// "00" "01" … "99": two digits per division.

@@ -115,9 +115,9 @@ public final class Pipeline {
     /// name is checked on every line, and the bytes remade if it changed).
     final class GestureFields {
         let kind: Kind
-        let recognizerAndType: [UInt8]
+        let recognizerAndType: LinePiece
         private(set) var viewName: String?
-        private(set) var view: [UInt8] = []
+        private(set) var view = LinePiece([])
 
         init(_ g: GestureRecognizer) {
             kind = Kind(g)
@@ -127,8 +127,13 @@ public final class Pipeline {
             w.fragment(#","type":""#)
             w.fragment(kind.typeName)
             w.fragment(#"","state":""#)
-            recognizerAndType = w.bytes
+            recognizerAndType = LinePiece(w.bytes)
             update(viewName: g.view?.name)
+        }
+
+        deinit {
+            recognizerAndType.free()
+            view.free()
         }
 
         func update(viewName name: String?) {
@@ -136,7 +141,8 @@ public final class Pipeline {
             var w = JSONWriter(capacity: 128)
             w.fragment(#"","view":"#)
             if let name { w.string(name) } else { w.null() }
-            view = w.bytes
+            view.free()
+            view = LinePiece(w.bytes)
         }
     }
 
@@ -150,11 +156,11 @@ public final class Pipeline {
         writeTime(g.currentTime)
         writer.fragment(#","device":"#)
         if let d = g.gestureTouches.first?.device { writer.int(d) } else { writer.null() }
-        writer.raw(fields.recognizerAndType)
+        writer.raw(fields.recognizerAndType.bytes)
         writer.fragment(Pipeline.stateName(g))
         let viewName = g.view?.name
         if viewName != fields.viewName { fields.update(viewName: viewName) }
-        writer.raw(fields.view)
+        writer.raw(fields.view.bytes)
         let kind = fields.kind
         let p = g.location(in: nil)
         writer.fragment(#","x":"#)
@@ -221,7 +227,7 @@ public final class Pipeline {
             let parts = touchParts(for: t)
             writer.fragment(#"{"event":"touch","time":"#)
             writeTime(t.timestamp)
-            writer.raw(touchPartList[parts].identity)
+            writer.raw(touchPartList[parts].identity.bytes)
             switch t.phase {
             case .began: writer.fragment(#","phase":"began","x":"#)
             case .moved: writer.fragment(#","phase":"moved","x":"#)
@@ -233,12 +239,12 @@ public final class Pipeline {
             writer.number(p.x)
             writer.fragment(#","y":"#)
             writer.number(p.y)
-            writer.raw(touchPartList[parts].viewAndTaps)
+            writer.raw(touchPartList[parts].viewAndTaps.bytes)
             writer.number(t.majorRadius)
             writer.fragment(#","force":"#)
             writer.number(t.force)
             writer.fragment("}")
-            if t.phase.isTerminal { touchPartList.remove(at: parts) }
+            if t.phase.isTerminal { touchPartList.remove(at: parts).free() }
         }
         guard !first else { return }
         writer.withBytes { onLines(.touches, $0) }
@@ -248,8 +254,13 @@ public final class Pipeline {
     private struct TouchParts {
         var identifier: Int
         var viewName: String?
-        var identity: [UInt8]
-        var viewAndTaps: [UInt8]
+        var identity: LinePiece
+        var viewAndTaps: LinePiece
+
+        func free() {
+            identity.free()
+            viewAndTaps.free()
+        }
     }
     private var touchPartList: [TouchParts] = []
 
@@ -258,9 +269,12 @@ public final class Pipeline {
         let viewName = t.view?.name
         if let i = touchPartList.firstIndex(where: { $0.identifier == t.identifier }) {
             if touchPartList[i].viewName == viewName { return i }
-            touchPartList.remove(at: i)
+            touchPartList.remove(at: i).free()
         }
-        if touchPartList.count >= 64 { touchPartList.removeFirst(32) }    // touches whose end went unreported
+        if touchPartList.count >= 64 {                                      // touches whose end went unreported
+            for p in touchPartList.prefix(32) { p.free() }
+            touchPartList.removeFirst(32)
+        }
         var w = JSONWriter(capacity: 128)
         w.fragment(#","device":"#)
         w.int(t.device)
@@ -273,21 +287,35 @@ public final class Pipeline {
         w.fragment(#","tapCount":"#)
         w.int(t.tapCount)
         w.fragment(#","majorRadius":"#)
-        touchPartList.append(TouchParts(identifier: t.identifier, viewName: viewName, identity: identity, viewAndTaps: w.bytes))
+        touchPartList.append(TouchParts(identifier: t.identifier, viewName: viewName, identity: LinePiece(identity),
+                                        viewAndTaps: LinePiece(w.bytes)))
         return touchPartList.count - 1
     }
 
     /// An event's lines all carry its time: it is formatted once.
+    @inline(__always)
     private func writeTime(_ t: Double) {
         if t == lastTime {
-            writer.raw(lastTimeBytes)
+            writer.raw(UnsafeBufferPointer(start: lastTimeBytes, count: lastTimeCount))
             return
         }
         let start = writer.count
         writer.number(t)
-        writer.copyBytes(from: start, into: &lastTimeBytes)
-        lastTime = t
+        let count = writer.count - start
+        if count <= Pipeline.timeCapacity {
+            writer.withBytes { lastTimeBytes.update(from: $0.baseAddress! + start, count: count) }
+            lastTimeCount = count
+            lastTime = t
+        }
     }
     private var lastTime = Double.nan
-    private var lastTimeBytes: [UInt8] = []
+    /// The last time as written: kept in fixed storage, read without reference counting.
+    private static let timeCapacity = 40
+    private let lastTimeBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: Pipeline.timeCapacity)
+    private var lastTimeCount = 0
+
+    deinit {
+        lastTimeBytes.deallocate()
+        for p in touchPartList { p.free() }
+    }
 }
