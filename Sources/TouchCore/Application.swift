@@ -52,6 +52,7 @@ public final class Application: Responder {
     public func addWindow(_ window: Window) {
         guard !windows.contains(where: { $0 === window }) else { return }
         windows.append(window)
+        environments.append(window.environment)
         window.application = self
         window.environment.debugLog = debugLog
         for w in windows { w.environment.isOnlyWindow = windows.count == 1 }
@@ -65,11 +66,15 @@ public final class Application: Responder {
 
     // MARK: Time
 
+    /// The windows' gesture environments, in the same order: asked before every frame, so kept here
+    /// and read without reference counting.
+    private var environments: [GestureEnvironment] = []
+
     /// When the event loop must call `advance(to:)` next, or nil when nothing is pending.
     public var nextDeadline: Double? {
         var earliest: Double?
-        for w in windows {
-            if let d = w.environment.nextDeadline, d < (earliest ?? .infinity) { earliest = d }
+        environments.forEachUnretained { e in
+            if let d = e.nextDeadline, d < (earliest ?? .infinity) { earliest = d }
         }
         return earliest
     }
@@ -78,18 +83,22 @@ public final class Application: Responder {
     /// an earlier time than the application has seen does nothing.
     public func advance(to time: Double) {
         guard !time.isNaN else { return }
-        while let (window, deadline) = earliestDeadline(notAfter: time) {
+        while let (index, deadline) = earliestDeadline(notAfter: time) {
             currentTime = Swift.max(currentTime, deadline)
-            window.environment.fireDeadline(at: deadline)
+            environments[index].fireDeadline(at: deadline)
         }
         if time > currentTime { currentTime = time }
-        for w in windows { w.environment.time = Swift.max(w.environment.time, currentTime) }
+        let now = currentTime
+        environments.forEachUnretained { e in e.time = Swift.max(e.time, now) }
     }
 
-    private func earliestDeadline(notAfter time: Double) -> (Window, Double)? {
-        var best: (Window, Double)?
-        for w in windows {
-            if let d = w.environment.nextDeadline, d <= time, d < (best?.1 ?? .infinity) { best = (w, d) }
+    /// The window (by index) whose deadline comes first, if one is due by `time`.
+    private func earliestDeadline(notAfter time: Double) -> (Int, Double)? {
+        var best: (Int, Double)?
+        var i = 0
+        environments.forEachUnretained { e in
+            if let d = e.nextDeadline, d <= time, d < (best?.1 ?? .infinity) { best = (i, d) }
+            i += 1
         }
         return best
     }
@@ -264,7 +273,7 @@ public final class Application: Responder {
             t.lastEventSerial = serial
         }
         if windows.count == 1 {
-            windows[0].sendEvent(event)       // every touch is in the only window (hitTest)
+            windows.forEachUnretained { $0.sendEvent(event) }     // every touch is in the only window (hitTest)
         } else {
             for w in windows where liveTouches.contains(where: { $0.window === w }) {
                 w.sendEvent(event)
@@ -327,6 +336,7 @@ struct ContactTable {
 
     /// The position of the last entry for `id`; `hint` (where it was in the last frame) is tried
     /// first.
+    @inline(__always)
     func index(of id: Int, hint: Int) -> Int? {
         if duplicate == nil, hint < contacts.count, contacts[hint].id == id { return hint }
         return index(of: id)
@@ -353,10 +363,12 @@ struct ContactTable {
         private var bits: UInt64 = 0
         private var more: Set<Int> = []
 
+        @inline(__always)
         mutating func insert(_ i: Int) {
             if i < 64 { bits |= 1 << UInt64(i) } else { more.insert(i) }
         }
 
+        @inline(__always)
         func contains(_ i: Int) -> Bool {
             i < 64 ? bits & (1 << UInt64(i)) != 0 : more.contains(i)
         }

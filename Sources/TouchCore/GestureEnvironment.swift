@@ -511,22 +511,26 @@ final class GestureEnvironment {
     func endUpdate() {
         guard depth == 0 else { return }
         depth += 1
+        // This runs after every recognizer call: each step is looked at here, and called only when
+        // it has something to do.
         repeat {
-            // In the order the work arose; actions may queue more, which runs in this pass too.
-            var next = 0
-            while next < queue.count {
-                let work = queue[next]
-                next += 1
-                switch work {
-                case .action(let r): r.sendActions()
-                case .cancelViewTouches(let touches): cancelViewTouches(touches)
+            if !queue.isEmpty {
+                // In the order the work arose; actions may queue more, which runs in this pass too.
+                var next = 0
+                while next < queue.count {
+                    let work = queue[next]
+                    next += 1
+                    switch work {
+                    case .action(let r): r.sendActions()
+                    case .cancelViewTouches(let touches): cancelViewTouches(touches)
+                    }
                 }
+                queue.removeAll(keepingCapacity: true)
             }
-            queue.removeAll(keepingCapacity: true)
-            releaseGatedTouches()
-            breakRequirementDeadlocks()
+            if gatesMayHaveOpened && !gatedTouches.isEmpty { releaseGatedTouches() }
+            if mayHaveWaiters { breakRequirementDeadlocks() }
         } while !queue.isEmpty
-        resetFinishedSequences()
+        if groupsMayHaveFinished { resetFinishedSequences() }
         depth -= 1
     }
 
