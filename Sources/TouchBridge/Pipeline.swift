@@ -220,15 +220,18 @@ public final class Pipeline {
         guard let onLines else { return }
         writer.reset()
         var first = true
+        // A touch that changed in this event has the event's time as its timestamp (T6).
+        let time = e.timestamp
         e.orderedTouches.forEachUnretained { t in       // the event keeps its touches
-            guard t.phase != .stationary else { return }
+            let phase = t.phase
+            guard phase != .stationary else { return }
             if !first { writer.newline() }
             first = false
             let parts = touchParts(for: t)
             writer.fragment(#"{"event":"touch","time":"#)
-            writeTime(t.timestamp)
+            writeTime(time)
             writer.raw(touchPartList[parts].identity.bytes)
-            switch t.phase {
+            switch phase {
             case .began: writer.fragment(#","phase":"began","x":"#)
             case .moved: writer.fragment(#","phase":"moved","x":"#)
             case .stationary: writer.fragment(#","phase":"stationary","x":"#)
@@ -244,7 +247,7 @@ public final class Pipeline {
             writer.fragment(#","force":"#)
             writer.number(t.force)
             writer.fragment("}")
-            if t.phase.isTerminal { touchPartList.remove(at: parts).free() }
+            if phase == .ended || phase == .cancelled { touchPartList.remove(at: parts).free() }
         }
         guard !first else { return }
         writer.withBytes { onLines(.touches, $0) }
@@ -265,12 +268,24 @@ public final class Pipeline {
     private var touchPartList: [TouchParts] = []
 
     /// The position of `t`'s parts in `touchPartList`, made (or remade, if its view was renamed) as needed.
+    @inline(__always)
     private func touchParts(for t: Touch) -> Int {
         let viewName = t.view?.name
-        if let i = touchPartList.firstIndex(where: { $0.identifier == t.identifier }) {
-            if touchPartList[i].viewName == viewName { return i }
-            touchPartList.remove(at: i).free()
+        let id = t.identifier
+        var i = 0
+        while i < touchPartList.count {
+            if touchPartList[i].identifier == id {
+                if touchPartList[i].viewName == viewName { return i }
+                break
+            }
+            i += 1
         }
+        return makeTouchParts(for: t, viewName: viewName, replacing: i < touchPartList.count ? i : nil)
+    }
+
+    @inline(never)
+    private func makeTouchParts(for t: Touch, viewName: String?, replacing old: Int?) -> Int {
+        if let old { touchPartList.remove(at: old).free() }
         if touchPartList.count >= 64 {                                      // touches whose end went unreported
             for p in touchPartList.prefix(32) { p.free() }
             touchPartList.removeFirst(32)
