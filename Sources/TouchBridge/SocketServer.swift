@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import TouchCore
 
 /// The gesture socket: newline-delimited JSON over a Unix stream socket (README "Socket protocol").
 ///
@@ -26,6 +27,8 @@ public final class SocketServer {
     private var clientList: [Client] = []
     /// Clients with lines queued during this turn of the event loop (`flushQueued`).
     private var unflushed: [Client] = []
+    /// The list being flushed (`flushQueued`); empty otherwise.
+    private var flushing: [Client] = []
     /// The first line every client gets.
     public var hello: [UInt8] = []
     /// Lines sent right after a subscription (the devices present, for "devices").
@@ -308,19 +311,24 @@ public final class SocketServer {
 
     /// Sends complete lines (one, or several separated by newlines; no newline after the last).
     public func broadcast(_ line: UnsafeBufferPointer<UInt8>, topic: Topics) {
-        for client in clientList where client.topics.contains(topic) { enqueue(client, line) }
+        // The list is walked without retaining each client: a client dropped on the way is still held
+        // by the list's old storage until the walk ends.
+        clientList.forEachUnretained { client in
+            if client.topics.contains(topic) { enqueue(client, line) }
+        }
     }
 
     /// Sends what was queued during this turn of the event loop: one send per client, however many
     /// lines a burst of frames made (the event loop calls it before it sleeps again).
     public func flushQueued() {
         guard !unflushed.isEmpty else { return }
-        let waiting = unflushed
-        unflushed = []
-        for client in waiting {
+        // Two lists take turns, so that no frame allocates one.
+        swap(&unflushed, &flushing)
+        for client in flushing {
             client.awaitsFlush = false
             if client.isOpen { flush(client) }
         }
+        flushing.removeAll(keepingCapacity: true)
     }
 
     private func enqueue(_ client: Client, _ line: [UInt8]) {
