@@ -47,6 +47,20 @@ struct GatingTests {
         #expect(s.recorder.lines == ["v.began #1", "v.ended #1"])
     }
 
+    @Test("C3: a held touchesEnded waits while other recognizers come and go, and is delivered when its holder fails")
+    func heldEndSurvivesOtherUpdates() {
+        let s = Scene()
+        let v = s.view("v", 0, 0, 400, 400)
+        let double = s.attach(TapGestureRecognizer(), "double", to: v)
+        double.numberOfTapsRequired = 2
+        s.attach(PanGestureRecognizer(), "pan", to: v)
+        s.tap(1, 100, 100, at: 0)
+        s.advance(to: 0.2)
+        #expect(s.recorder.lines == ["v.began #1"])
+        s.advance(to: 0.4)
+        #expect(s.recorder.lines == ["v.began #1", "v.ended #1"])
+    }
+
     @Test("C3: with delaysTouchesEnded = false the view's end is not held")
     func noEndDelay() {
         let s = Scene()

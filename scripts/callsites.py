@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Hot call sites in a callgrind profile: the figure that predicts the daemon's CPU under emulation.
+
+Under qemu's software emulation (the lab) the guest's jump cache is flushed at every context switch,
+so after each wakeup every distinct call site a frame goes through costs a hash lookup for its return
+(and, across pages, for its target) -- more than the instructions between them (BENCHMARKS.md, "What
+dominates under emulation"). This counts the call sites executed in at least a given share of the
+frames, and which functions hold them.
+
+    valgrind --tool=callgrind --dump-instr=yes \\
+        --toggle-collect='$s17touchbridge_bench11replayPlaysL6_yyFTf0nsn_n' --callgrind-out-file=cg.out \\
+        .build/release/touchbridge-bench --only=replay --recording=FILE --desc=DESC --repeat=3
+    scripts/callsites.py cg.out FRAMES [--share 0.5] [--by-caller 20]
+
+FRAMES is the number of frames played (the bench prints it).
+"""
+import argparse
+import collections
+import re
+import subprocess
+
+
+def demangle(name):
+    try:
+        out = subprocess.run(["swift", "demangle", "--simplified", "--compact", name], capture_output=True, text=True).stdout.strip()
+        return out or name
+    except OSError:
+        return name
+
+
+def call_sites(path):
+    """Call count, callee and caller per call instruction address (callgrind --dump-instr=yes)."""
+    names, sites, target, caller = {}, collections.Counter(), {}, {}
+    fn = cfn = pending = None
+    last = 0
+    header = re.compile(r"^(c?fn)=\((\d+)\)(?: (.*))?$")
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            m = header.match(line)
+            if m:
+                kind, idx, name = m.groups()
+                if name:
+                    names[idx] = name
+                if kind == "cfn":
+                    cfn = idx
+                else:
+                    fn = idx
+                continue
+            if line.startswith("calls="):
+                pending = int(line.split("=")[1].split()[0])
+                continue
+            if not line or line[0] not in "0123456789+-*":
+                continue
+            tok = line.split()[0]
+            if tok.startswith("0x"):
+                addr = int(tok, 16)
+            elif tok[0] in "+-":
+                addr = last + int(tok)
+            elif tok == "*":
+                addr = last
+            else:
+                continue
+            last = addr
+            if pending is not None:                 # the cost line after calls= is the call's own address
+                sites[addr] += pending
+                target[addr] = names.get(cfn, cfn)
+                caller[addr] = names.get(fn, fn)
+                pending = None
+    return sites, target, caller
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("profile")
+    ap.add_argument("frames", type=float)
+    ap.add_argument("--share", type=float, default=0.5, help="executed in at least this share of the frames")
+    ap.add_argument("--by-caller", type=int, default=15, help="how many calling functions to list")
+    args = ap.parse_args()
+    sites, target, caller = call_sites(args.profile)
+    hot = {a: c for a, c in sites.items() if c >= args.share * args.frames}
+    arc = re.compile(r"retain|release|unownedRetainStrong")
+    print("call sites: {} in all; {} executed in at least {:.0%} of the frames ({} of them reference counting)".format(
+        len(sites), len(hot), args.share, sum(1 for a in hot if arc.search(target[a] or ""))))
+    by_caller = collections.Counter(caller[a] for a in hot)
+    for name, n in by_caller.most_common(args.by_caller):
+        counting = sum(1 for a in hot if caller[a] == name and arc.search(target[a] or ""))
+        print("{:5d} ({:2d} reference counting)  {}".format(n, counting, demangle(name)[:110]))
+
+
+if __name__ == "__main__":
+    main()
