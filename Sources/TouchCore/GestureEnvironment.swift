@@ -86,8 +86,8 @@ final class GestureEnvironment {
             }
         }
         if anyBegan {
-            for t in touches where t.phase == .began && t.viewDelivery.isUnregistered {
-                register(t, event: event)
+            touches.forEachUnretained { t in
+                if t.phase == .began && t.viewDelivery.isUnregistered { register(t, event: event) }
             }
         }
         eventInProgressSerial = event.serial
@@ -102,7 +102,8 @@ final class GestureEnvironment {
                 groupsMayHaveFinished = true
                 recipientsVersion += 1          // the ended touches leave (an ignore() counted already)
             }
-            for r in participants where r.trackedTouches.contains(where: { $0.phase.isTerminal }) {
+            participants.forEachUnretained { r in
+                guard r.trackedTouches.containsUnretained(where: { $0.phase.isTerminal }) else { return }
                 r.lastCentroid = GestureRecognizer.centroid(of: r.trackedTouches)   // S7: where they lifted
                 r.trackedTouches.removeAll { $0.phase.isTerminal }
             }
@@ -125,12 +126,14 @@ final class GestureEnvironment {
         var receivers: [GestureRecognizer] = []
         var v = touch.view
         while let view = v {
-            for r in view.gestureRecognizers where accepts(r, touch) { receivers.append(r) }
+            view.gestureRecognizers.forEachUnretained { r in
+                if accepts(r, touch) { receivers.append(r) }
+            }
             v = view.superview
         }
         touch.gestureRecognizers = receivers
         recipientsVersion += 1
-        for r in receivers {
+        receivers.forEachUnretained { r in
             r.trackedTouches.append(touch)
             r.sequenceTouches.append(touch)
             participate(r)
@@ -537,8 +540,9 @@ final class GestureEnvironment {
     /// A recognizer left in possible with no touch, no timer and no requirement to wait for can never
     /// decide: UIKit would leave it stuck; here it fails, and the log says whose bug it is.
     private func failAbandonedRecognizers() {
-        for r in participants where r.storedState == .possible && r.pendingState == nil
-            && r.trackedTouches.isEmpty && r.deadline == nil && !r.sequenceTouches.isEmpty {
+        participants.forEachUnretained { r in
+            guard r.storedState == .possible && r.pendingState == nil && r.trackedTouches.isEmpty
+                && r.deadline == nil && !r.sequenceTouches.isEmpty else { return }
             log("recognizer bug: \(r) is still possible after its touches ended; failing it")
             fail(r, input: "touches gone")
         }
