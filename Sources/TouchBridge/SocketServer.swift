@@ -311,9 +311,10 @@ public final class SocketServer {
 
     /// Sends complete lines (one, or several separated by newlines; no newline after the last).
     public func broadcast(_ line: UnsafeBufferPointer<UInt8>, topic: Topics) {
-        // The list is walked without retaining each client: a client dropped on the way is still held
-        // by the list's old storage until the walk ends.
-        clientList.forEachUnretained { client in
+        // The list is walked without retaining each client. A client dropped on the way replaces
+        // `clientList`: the walk goes over this local reference to the old list, which keeps it alive.
+        let list = clientList
+        list.forEachUnretained { client in
             if client.topics.contains(topic) { enqueue(client, line) }
         }
     }

@@ -273,7 +273,8 @@ public final class Application: Responder {
             t.lastEventSerial = serial
         }
         if windows.count == 1 {
-            windows.forEachUnretained { $0.sendEvent(event) }     // every touch is in the only window (hitTest)
+            let only = windows[0]             // every touch is in the only window (hitTest)
+            only.sendEvent(event)
         } else {
             for w in windows where liveTouches.contains(where: { $0.window === w }) {
                 w.sendEvent(event)

@@ -102,7 +102,8 @@ final class GestureEnvironment {
                 groupsMayHaveFinished = true
                 recipientsVersion += 1          // the ended touches leave (an ignore() counted already)
             }
-            participants.forEachUnretained { r in
+            let list = participants
+            list.forEachUnretained { r in
                 guard r.trackedTouches.containsUnretained(where: { $0.phase.isTerminal }) else { return }
                 r.lastCentroid = GestureRecognizer.centroid(of: r.trackedTouches)   // S7: where they lifted
                 r.trackedTouches.removeAll { $0.phase.isTerminal }
@@ -126,7 +127,8 @@ final class GestureEnvironment {
         var receivers: [GestureRecognizer] = []
         var v = touch.view
         while let view = v {
-            view.gestureRecognizers.forEachUnretained { r in
+            let attached = view.gestureRecognizers        // a delegate may change the view's list
+            attached.forEachUnretained { r in
                 if accepts(r, touch) { receivers.append(r) }
             }
             v = view.superview
@@ -540,7 +542,8 @@ final class GestureEnvironment {
     /// A recognizer left in possible with no touch, no timer and no requirement to wait for can never
     /// decide: UIKit would leave it stuck; here it fails, and the log says whose bug it is.
     private func failAbandonedRecognizers() {
-        participants.forEachUnretained { r in
+        let list = participants                     // failing one may bring others in (F1)
+        list.forEachUnretained { r in
             guard r.storedState == .possible && r.pendingState == nil && r.trackedTouches.isEmpty
                 && r.deadline == nil && !r.sequenceTouches.isEmpty else { return }
             log("recognizer bug: \(r) is still possible after its touches ended; failing it")
@@ -657,7 +660,8 @@ final class GestureEnvironment {
         }
         guard byTouch else { return false }
         guard requirements(of: a).allUnretained({ b in !linkable(b) || visit(b) }) else { return false }
-        return participants.allUnretained { b in
+        let list = participants                     // requirements(of:) may ask a delegate
+        return list.allUnretained { b in
             !linkable(b) || !requirements(of: b).containsIdentical(a) || visit(b)
         }
     }

@@ -7,7 +7,9 @@ extension Array where Element: AnyObject {
     // matter more than their native instruction counts say.
     //
     // Safe only while the array itself is kept alive and unchanged for the whole loop: the caller's
-    // `let`, or a property that nothing called from `body` can replace.
+    // `let`, or a property that nothing called from `body` can replace. Where `body` may run someone
+    // else's code (a delegate, a view, a client being dropped), walk a local copy of the property: the
+    // copy holds the storage, and changing the property meanwhile is then no exclusivity violation.
 
     /// Calls `body` with each element without retaining it.
     @inlinable @inline(__always)
