@@ -174,20 +174,6 @@ class RawClient:
         self.counts = {}
         self.tail = b""
 
-    def pump(self, seconds):
-        end = time.time() + seconds
-        while time.time() < end:
-            r, _, _ = select.select([self.sock], [], [], max(0, end - time.time()))
-            if not r:
-                continue
-            chunk = self.sock.recv(1 << 20)
-            if not chunk:
-                return
-            data = self.tail + chunk
-            cut = data.rfind(b"\n") + 1
-            self.tail = data[cut:]
-            self.counts[b'"event":"touch"'] = self.counts.get(b'"event":"touch"', 0) + data[:cut].count(b'"event":"touch"')
-
     def count(self, needle):
         return self.counts.get(needle, 0)
 
@@ -202,7 +188,7 @@ class RawClient:
 
 
 def pump_all(clients, seconds):
-    """Keeps several RawClients reading for `seconds`."""
+    """Keeps one or more RawClients reading for `seconds`."""
     end = time.time() + seconds
     while time.time() < end:
         r, _, _ = select.select([c.sock for c in clients], [], [], max(0, end - time.time()))

@@ -343,12 +343,6 @@ public struct JSONWriter {
     /// How many bytes have been written.
     public var count: Int { storage.count }
 
-    /// Replaces `array`'s contents with the bytes written from `start` on (to keep a piece for reuse).
-    public func copyBytes(from start: Int, into array: inout [UInt8]) {
-        array.removeAll(keepingCapacity: true)
-        array.append(contentsOf: UnsafeBufferPointer(start: storage.base + start, count: storage.count - start))
-    }
-
     public mutating func reset() {
         storage.count = 0
         commas = 0
@@ -516,9 +510,6 @@ public struct JSONWriter {
     @inline(__always)
     public mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) { storage.append(bytes) }
 
-    @inline(__always)
-    public mutating func raw(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { storage.append($0) } }
-
     /// "00" "01" … "99": two digits per division.
     private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
@@ -533,16 +524,13 @@ public struct JSONWriter {
     /// Writes the last `count` decimal digits of `v` (zero-padded) into the `count` bytes before `end`.
     @inline(__always)
     private static func writeDigits(_ v: UInt64, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
-        let pairs = digitPairs.utf8Start
         var rest = v
         var p = end
         var left = count
         while left >= 2 {
-            let r = Int(rest % 100)
-            rest /= 100
             p -= 2
-            p[0] = pairs[2 * r]
-            p[1] = pairs[2 * r + 1]
+            writePair(Int(rest % 100), at: p)
+            rest /= 100
             left -= 2
         }
         if left == 1 { (p - 1).pointee = UInt8(ascii: "0") + UInt8(rest % 10) }

@@ -183,7 +183,7 @@ final class GestureEnvironment {
         // retain each (a recognizer withdrawn meanwhile is still in it, and P3 below skips it).
         order.forEachUnretained { r in
             // One that finished earlier in this event gets nothing more (P3, checked again per phase).
-            guard r.isEnabled, r.storedState.receivesTouches, r.isParticipating else { return }
+            guard r.takesTouches else { return }
             // The recognizer's touches in this event, by phase (began, moved, ended, cancelled). Its
             // tracked touches are among the event's, so as many as the event has means all of them.
             var counts = (0, 0, 0, 0)
@@ -201,10 +201,10 @@ final class GestureEnvironment {
                 }
             }
             for slot in 0..<4 {
-                let mine = slot == 0 ? counts.0 : slot == 1 ? counts.1 : slot == 2 ? counts.2 : counts.3
+                let mine = GestureEnvironment.count(counts, slot)
                 guard mine > 0 else { continue }
-                guard r.isEnabled, r.storedState.receivesTouches, r.isParticipating else { break }   // P3
-                let all = slot == 0 ? sharedCounts.0 : slot == 1 ? sharedCounts.1 : slot == 2 ? sharedCounts.2 : sharedCounts.3
+                guard r.takesTouches else { break }   // P3
+                let all = GestureEnvironment.count(sharedCounts, slot)
                 let phase = GestureEnvironment.deliveredPhases[slot]
                 let set = mine == all
                     ? sharedSets[slot].set(of: touches, phase: phase, serial: nil)
@@ -225,6 +225,12 @@ final class GestureEnvironment {
             }
         }
         input = "update"
+    }
+
+    /// The count of phase slot `slot` (began, moved, ended, cancelled) in a tuple of four.
+    @inline(__always)
+    private static func count(_ counts: (Int, Int, Int, Int), _ slot: Int) -> Int {
+        slot == 0 ? counts.0 : slot == 1 ? counts.1 : slot == 2 ? counts.2 : counts.3
     }
 
     /// D1.2, X7: the recipients of the event's changed touches, each once, in the order of the
@@ -258,7 +264,7 @@ final class GestureEnvironment {
         for t in touches where !changedOnly || t.phase != .stationary {
             // Finished and reset recognizers receive nothing (P3): they are left out, and the kept
             // order is worked out again when one finishes or resets (`transition`, `resetRecognizer`).
-            for r in t.gestureRecognizers where r.deliveryMark != mark && r.isParticipating && r.storedState.receivesTouches {
+            for r in t.gestureRecognizers where r.deliveryMark != mark && r.takesTouches {
                 r.deliveryMark = mark
                 order.append(r)
             }
@@ -352,8 +358,7 @@ final class GestureEnvironment {
             fail(r, input: "removed from its view")
         }
         for t in r.sequenceTouches { t.gestureRecognizers.removeAll { $0 === r } }
-        recipientsVersion += 1
-        resetRecognizer(r, input: "removed from its view")
+        resetRecognizer(r, input: "removed from its view")          // which bumps `recipientsVersion`
         groupsMayHaveFinished = true
     }
 

@@ -232,6 +232,8 @@ open class GestureRecognizer: CustomStringConvertible {
     var attemptRequirements: [GestureRecognizer]?
     /// Taking part in the current touch sequence of its environment.
     var isParticipating = false
+    /// P3: enabled, taking part, and in a state that receives touches (possible, began, changed).
+    var takesTouches: Bool { isEnabled && storedState.receivesTouches && isParticipating }
     /// The environment of the sequence the recognizer takes part in; set and cleared with
     /// `isParticipating` (and by the window when it goes away), so it is retained only meanwhile.
     var participatingEnvironment: GestureEnvironment?
