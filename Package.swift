@@ -9,7 +9,7 @@ import PackageDescription
 
 /// Release builds skip Swift's dynamic exclusivity checks: the code is single-threaded, and the checks
 /// cost a quarter of the per-frame time (measured with callgrind, see BENCHMARKS.md).
-let releaseSpeed: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked", "-Xfrontend", "-assume-single-threaded"], .when(configuration: .release))]
+let releaseSpeed: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked", "-Xfrontend", "-assume-single-threaded", "-Xllvm", "-inline-threshold=2000", "-cross-module-optimization"], .when(configuration: .release))]
 
 let package = Package(
     name: "TouchBridge",

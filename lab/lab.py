@@ -325,16 +325,93 @@ def check_removal(binaries, workdir):
 
 
 def burst_recording(workdir):
+    """The lab's five-finger stream: Chromium OS's burst from ../shared when it is there, else a stand-in
+    of the same shape made here."""
     shared = os.path.join(SHARED, "cros-autotest__unknown-ts__5fg-burst-same-timestamp-syn-dropped-stress.events")
     if os.path.exists(shared):
         return shared, os.path.join(SHARED, "cros-autotest__unknown-ts__DEVICE.desc")
-    # The same shape, made here: up to five fingers, every event at one timestamp.
-    desc = os.path.join(workdir, "burst.desc")
+    return standin_burst(workdir)
+
+
+def device_header(workdir, name):
+    """A touchscreen's description (an Atmel maXTouch from Tests/Fixtures, 800 x 480) for made-up streams."""
+    desc = os.path.join(workdir, name + ".desc")
     with open(os.path.join(FIX, "evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu")) as f:
         header = [l for l in f if not l.startswith("E:")]
     with open(desc, "w") as f:
         f.writelines(header)
+    return desc
+
+
+def standin_burst(workdir):
+    """The shape of Chromium OS's burst (837 frames, every event at one timestamp, 33 touch sequences):
+    five fingers land in the first frames and move together for most of the stream, both axes; then
+    two of them tap quickly (5-8 frames down, 2-5 up) while the others lift. A frame carries only what
+    changed, as the kernel sends it."""
+    desc = device_header(workdir, "burst")
     events = os.path.join(workdir, "burst.events")
+    seed = 42
+
+    def rand(n):
+        nonlocal seed
+        seed = (seed * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+        return (seed >> 33) % n
+
+    lines, tid = [], 100
+    pos = [[150 + 120 * s, 240 + 20 * (s % 2)] for s in range(5)]
+    down = [None] * 5
+    plan = {}                  # frame -> list of (slot, "down" | "up")
+    for s in range(5):
+        plan.setdefault(s, []).append((s, "down"))
+    for s in (2, 3, 4):
+        plan.setdefault(676 + 2 * s, []).append((s, "up"))
+    for s in (0, 1):           # the tappers: up at 680/683, then taps until the end
+        f = 680 + 3 * s
+        plan.setdefault(f, []).append((s, "up"))
+        f += 2 + rand(4)
+        while f + 8 < 836:
+            plan.setdefault(f, []).append((s, "down"))
+            f += 5 + rand(4)
+            plan.setdefault(f, []).append((s, "up"))
+            f += 2 + rand(4)
+    for frame in range(837):
+        for s, what in plan.get(frame, []):
+            lines.append("E: 1.000000 0003 002f {}\n".format(s))
+            if what == "down":
+                tid += 1
+                down[s] = tid
+                lines.append("E: 1.000000 0003 0039 {}\n".format(tid))
+                lines.append("E: 1.000000 0003 0035 {}\n".format(pos[s][0]))
+                lines.append("E: 1.000000 0003 0036 {}\n".format(pos[s][1]))
+            else:
+                down[s] = None
+                lines.append("E: 1.000000 0003 0039 -1\n")
+        for s in range(5):
+            if down[s] is None or any(p[0] == s for p in plan.get(frame, [])) or rand(4) == 0:
+                continue       # a finger that did not move this frame sends nothing
+            dx, dy = rand(5) - 1, rand(5) - 2
+            pos[s] = [min(799, max(0, pos[s][0] + dx)), min(479, max(0, pos[s][1] + dy))]
+            lines.append("E: 1.000000 0003 002f {}\n".format(s))
+            if dx:
+                lines.append("E: 1.000000 0003 0035 {}\n".format(pos[s][0]))
+            if dy:
+                lines.append("E: 1.000000 0003 0036 {}\n".format(pos[s][1]))
+        lines.append("E: 1.000000 0000 0000 0\n")
+    for s in range(5):
+        if down[s] is not None:
+            lines.append("E: 1.000000 0003 002f {}\nE: 1.000000 0003 0039 -1\n".format(s))
+    lines.append("E: 1.000000 0000 0000 0\n")
+    with open(events, "w") as f:
+        f.writelines(lines)
+    return events, desc
+
+
+def drumming_recording(workdir):
+    """A stress stream, not a panel's: five fingers drumming, one landing or lifting in most of its
+    3,000 frames (each lifted finger lands with chance 0.3 a frame, each down one lifts with chance
+    0.1), so touch sequences begin and end all the time and views get every touch."""
+    desc = device_header(workdir, "drumming")
+    events = os.path.join(workdir, "drumming.events")
     seed = 42
     lines, tid = [], 100
     slots = [None] * 5
@@ -492,7 +569,7 @@ def wakeups(pid):
 
 def paced_recording(events, workdir, hz):
     """The same events, one frame every 1/hz s (a panel's scan rate) instead of all at once."""
-    out = os.path.join(workdir, "paced-{}.events".format(hz))
+    out = os.path.join(workdir, "paced-{}-{}".format(hz, os.path.basename(events)))
     frame = 0
     with open(events) as f, open(out, "w") as o:
         for line in f:
@@ -528,13 +605,16 @@ def measure_cpu(binaries, workdir, compare=None):
     """Benchmark figure (README, BENCHMARKS.md): CPU seconds of touchbridged and of libinput debug-events
     (output to /dev/null) while both read the same replayed device: the five-finger burst paced at 240 Hz,
     as a panel delivers it, and as fast as evemu-play can write it, with a client on gestures, touches
-    and devices (touch lines are what debug-events prints); and paced with a client on gestures only.
-    Reported, not judged."""
+    and devices (touch lines are what debug-events prints); paced with a client on gestures only; and
+    the drumming stress stream, paced. Reported, not judged."""
     events, desc = burst_recording(workdir)
     paced = paced_recording(events, workdir, 240)
+    # The stress stream plays on the same device: its coordinates and five slots fit either panel.
+    drumming = paced_recording(drumming_recording(workdir)[0], workdir, 240)
     every = ("gestures", "touches", "devices")
     streams = [("paced at 240 Hz", every, paced, 2), ("unpaced burst", every, events, 5),
-               ("paced at 240 Hz, a client on gestures only", ("gestures",), paced, 2)]
+               ("paced at 240 Hz, a client on gestures only", ("gestures",), paced, 2),
+               ("five fingers drumming (stress: a touch lands or lifts in most frames), paced at 240 Hz", every, drumming, 1)]
     d = Daemon(binaries, workdir)
     # --compare DIR: another build of the daemon on the same device at the same time, for an A/B
     # figure that emulation's run-to-run spread does not blur.

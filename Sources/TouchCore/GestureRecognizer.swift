@@ -59,14 +59,14 @@ open class GestureRecognizer: CustomStringConvertible {
     /// recognizer in `possible` (F1) or fail it instead (S5, X1) — read it back rather than assume.
     /// Setting `failed` from began or changed means `cancelled` (S6); an illegal transition traps in
     /// debug builds and is ignored in release builds (S2).
-    public var state: State {
+    public final var state: State {
         get { storedState }
         set { requestState(newValue) }
     }
 
     /// A disabled recognizer receives no touches. Disabling one in began or changed cancels it (its
     /// action is sent), one in possible fails (C6).
-    public var isEnabled = true {
+    public final var isEnabled = true {
         didSet {
             guard oldValue && !isEnabled else { return }
             environment?.gatesMayHaveOpened = true
@@ -75,7 +75,7 @@ open class GestureRecognizer: CustomStringConvertible {
     }
 
     /// A name for logs, scene files and the socket protocol ("recognizer" field).
-    public var name: String?
+    public final var name: String?
 
     public weak var delegate: GestureRecognizerDelegate?
 
@@ -84,13 +84,13 @@ open class GestureRecognizer: CustomStringConvertible {
     public internal(set) unowned(unsafe) var view: View?
 
     /// When the gesture is recognized or begins, the view's touches are cancelled (C1). Default true.
-    public var cancelsTouchesInView = true
+    public final var cancelsTouchesInView = true
     /// Began-phase touches are withheld from the view while the recognizer is possible (C2). Default false.
-    public var delaysTouchesBegan = false {
+    public final var delaysTouchesBegan = false {
         didSet { if oldValue && !delaysTouchesBegan { environment?.gatesMayHaveOpened = true } }
     }
     /// Ended-phase touches are withheld from the view while the recognizer is possible (C3). Default true.
-    public var delaysTouchesEnded = true {
+    public final var delaysTouchesEnded = true {
         didSet { if oldValue && !delaysTouchesEnded { environment?.gatesMayHaveOpened = true } }
     }
 
@@ -99,12 +99,12 @@ open class GestureRecognizer: CustomStringConvertible {
 
     /// Adds an action, sent on every entry into began, changed, ended and cancelled, never on
     /// failed (S3). Actions run synchronously inside `Window.sendEvent` or `Application.advance(to:)` (D2).
-    public func addTarget(_ action: @escaping (GestureRecognizer) -> Void) {
+    public final func addTarget(_ action: @escaping (GestureRecognizer) -> Void) {
         actions.append(action)
     }
 
     /// This recognizer may leave `possible` only after `other` fails (F1).
-    public func require(toFail other: GestureRecognizer) {
+    public final func require(toFail other: GestureRecognizer) {
         guard other !== self, !requiredToFail.contains(where: { $0.value === other }) else { return }
         requiredToFail.append(UnownedRecognizer(other))
         other.failureDependents.append(UnownedRecognizer(self))
@@ -119,11 +119,11 @@ open class GestureRecognizer: CustomStringConvertible {
     }
 
     /// How many touches the recognizer is tracking (those that lift in the current event included).
-    public var numberOfTouches: Int { trackedTouches.count }
+    public final var numberOfTouches: Int { trackedTouches.count }
 
     /// Every touch that has taken part in the current gesture since the last reset, lifted ones
     /// included, in the order they arrived. Not in UIKit; the daemon reads the device from it.
-    public var gestureTouches: [Touch] { sequenceTouches }
+    public final var gestureTouches: [Touch] { sequenceTouches }
 
     /// The location of one of the tracked touches, in the order they arrived; `.zero` for an index
     /// out of range (UIKit raises an exception there).
@@ -134,7 +134,7 @@ open class GestureRecognizer: CustomStringConvertible {
 
     /// Stops delivering `touch` to this recognizer; it is no longer part of the gesture, so the view is
     /// not cancelled for it even if `cancelsTouchesInView` is set (C5).
-    public func ignore(_ touch: Touch, for event: Event) {
+    public final func ignore(_ touch: Touch, for event: Event) {
         if trackedTouches.count == 1 && trackedTouches[0] === touch {
             lastCentroid = touch.screenLocation              // S7: where the last touch was seen
         }
@@ -170,7 +170,7 @@ open class GestureRecognizer: CustomStringConvertible {
 
     /// A timer for the subclass, in the event clock's seconds: `deadlineReached(at:)` is called when
     /// `Application.advance(to:)` reaches it (D3). One per recognizer; nil cancels; reset clears it.
-    public var deadline: Double? {
+    public final var deadline: Double? {
         didSet {
             guard deadline != oldValue, let environment else { return }
             if deadline != nil { environment.participate(self) }
@@ -196,7 +196,7 @@ open class GestureRecognizer: CustomStringConvertible {
     }
 
     /// The clock of the gesture environment: the timestamp of the event or timer being processed.
-    public var currentTime: Double { environment?.time ?? 0 }
+    public final var currentTime: Double { environment?.time ?? 0 }
 
     open var description: String {
         let typeName = String(describing: type(of: self))

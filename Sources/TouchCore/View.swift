@@ -5,47 +5,47 @@
 /// superview, and `transform` turns and scales about that middle. `frame` is derived (G1).
 open class View: Responder, CustomStringConvertible {
     /// A name for logs, scene files and the socket protocol ("view" field).
-    public var name: String?
+    public final var name: String?
 
     /// The view's own coordinate space; changing `origin` scrolls the subviews (G3).
-    public var bounds: Rect
+    public final var bounds: Rect
 
     /// Where the middle of `bounds` sits in the superview's coordinate space.
-    public var center: Point
+    public final var center: Point
 
     /// Applied about the middle of `bounds` (the anchor point); never changes `bounds` or `center` (G2).
-    public var transform: AffineTransform = .identity
+    public final var transform: AffineTransform = .identity
 
     /// Opacity. Hit-testing skips a view whose alpha is below 0.01 (H4).
-    public var alpha: Double = 1
+    public final var alpha: Double = 1
 
     /// Hidden views and their subtrees are never hit (H2).
-    public var isHidden = false
+    public final var isHidden = false
 
     /// A view with interaction disabled, and its subtree, is never hit (H2). Default true (H11).
-    public var isUserInteractionEnabled = true
+    public final var isUserInteractionEnabled = true
 
     /// Drawing only; has no effect on hit-testing (H6).
-    public var clipsToBounds = false
+    public final var clipsToBounds = false
 
     /// When false (the default), the view hears only the first of several touches that start in it (T9).
-    public var isMultipleTouchEnabled = false
+    public final var isMultipleTouchEnabled = false
 
     /// While an exclusive view tracks a touch no other view in the window gets touches, and vice versa (T10).
-    public var isExclusiveTouch = false
+    public final var isExclusiveTouch = false
 
     /// Grows (negative values) or shrinks (positive values) the area the default `point(inside:with:)`
     /// accepts, in the view's bounds space. Not in UIKit, where the same is done by overriding
     /// `point(inside:with:)` (H7); scene files use it to give small controls a 44×44 pt target.
-    public var touchInsets: EdgeInsets = .zero
+    public final var touchInsets: EdgeInsets = .zero
 
     /// Not retained, as in UIKit: a view is owned by its superview, and a superview that goes away
     /// clears this in its subviews first (`deinit`). Not `weak` either: a weakly referenced object
     /// pays for every retain and release through a side table, and views are retained on every
     /// hit-test and delivery.
     public private(set) unowned(unsafe) var superview: View?
-    public private(set) var subviews: [View] = []
-    public private(set) var gestureRecognizers: [GestureRecognizer] = []
+    public final private(set) var subviews: [View] = []
+    public final private(set) var gestureRecognizers: [GestureRecognizer] = []
 
     public init(frame: Rect) {
         let f = frame.standardized
@@ -70,7 +70,7 @@ open class View: Responder, CustomStringConvertible {
     /// The bounding box, in the superview's space, of `bounds` after `transform` about `center` (G1).
     /// Setting it is only meaningful with an identity transform: it sets `center` and `bounds.size`
     /// and leaves `bounds.origin` alone (G2).
-    public var frame: Rect {
+    public final var frame: Rect {
         get {
             let t = transform
             let w = bounds.width, h = bounds.height
@@ -88,7 +88,7 @@ open class View: Responder, CustomStringConvertible {
     // MARK: Tree
 
     /// The window this view is in, or nil.
-    public var window: Window? {
+    public final var window: Window? {
         var v: View? = self
         while let current = v {
             if let w = current as? Window { return w }
@@ -102,12 +102,12 @@ open class View: Responder, CustomStringConvertible {
 
     /// Adds `view` in front of the other subviews, moving it from its old superview if it had one.
     /// Adding a view to itself or to one of its own descendants would make a cycle and is refused.
-    public func addSubview(_ view: View) {
+    public final func addSubview(_ view: View) {
         insertSubview(view, at: subviews.count)
     }
 
     /// Inserts `view` at `index` (0 is the back); the index is clamped to the valid range.
-    public func insertSubview(_ view: View, at index: Int) {
+    public final func insertSubview(_ view: View, at index: Int) {
         guard !view.isAncestor(of: self) else {
             assertionFailure("addSubview: \(view) is \(self) or one of its ancestors")
             return
@@ -122,14 +122,14 @@ open class View: Responder, CustomStringConvertible {
     }
 
     /// Detaches the view from its superview. Touches that already began on it keep it as their view (T4).
-    public func removeFromSuperview() {
+    public final func removeFromSuperview() {
         guard let s = superview else { return }
         s.subviews.removeAll { $0 === self }
         superview = nil
     }
 
     /// True when `self` is `view` or an ancestor of it.
-    public func isAncestor(of view: View) -> Bool {
+    public final func isAncestor(of view: View) -> Bool {
         var v: View? = view
         while let current = v {
             if current === self { return true }
@@ -139,12 +139,12 @@ open class View: Responder, CustomStringConvertible {
     }
 
     /// True when `self` is `view` or one of its descendants (UIView.isDescendant(of:)).
-    public func isDescendant(of view: View) -> Bool { view.isAncestor(of: self) }
+    public final func isDescendant(of view: View) -> Bool { view.isAncestor(of: self) }
 
     // MARK: Gesture recognizers
 
     /// Attaches `recognizer`, detaching it from any other view first (a recognizer has one view).
-    public func addGestureRecognizer(_ recognizer: GestureRecognizer) {
+    public final func addGestureRecognizer(_ recognizer: GestureRecognizer) {
         if recognizer.view === self { return }
         recognizer.view?.removeGestureRecognizer(recognizer)
         gestureRecognizers.append(recognizer)
@@ -153,7 +153,7 @@ open class View: Responder, CustomStringConvertible {
 
     /// Detaches `recognizer`. A recognizer removed in the middle of a gesture is withdrawn from the
     /// gesture environment and reset, without an action.
-    public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
+    public final func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
         guard recognizer.view === self else { return }
         recognizer.environment?.withdraw(recognizer)
         gestureRecognizers.removeAll { $0 === recognizer }

@@ -9,16 +9,16 @@
 ///     → cancelled             the touches are cancelled
 open class LongPressGestureRecognizer: GestureRecognizer {
     /// LP1: seconds the fingers must be held; default 0.5.
-    public var minimumPressDuration = 0.5
+    public final var minimumPressDuration = 0.5
     /// LP1: points a finger may move before the press begins; default 10.
-    public var allowableMovement = 10.0
+    public final var allowableMovement = 10.0
     /// LP1: full taps required before the press; default 0.
-    public var numberOfTapsRequired = 0
+    public final var numberOfTapsRequired = 0
     /// LP1: default 1.
-    public var numberOfTouchesRequired = 1
+    public final var numberOfTouchesRequired = 1
     /// TAP2 values for the taps before the press.
-    public var maximumTapDuration = 0.75
-    public var maximumIntervalBetweenSuccessiveTaps = 0.35
+    public final var maximumTapDuration = 0.75
+    public final var maximumIntervalBetweenSuccessiveTaps = 0.35
 
     private var tapsCompleted = 0
     private var down: [(touch: Touch, start: Point)] = []

@@ -11,11 +11,11 @@
 /// reference moves with the centroid's jump so the translation stays continuous (PAN6).
 open class PanGestureRecognizer: GestureRecognizer {
     /// PAN1: default 1.
-    public var minimumNumberOfTouches = 1
+    public final var minimumNumberOfTouches = 1
     /// PAN1: default Int.max; fingers beyond it are not counted.
-    public var maximumNumberOfTouches = Int.max
+    public final var maximumNumberOfTouches = Int.max
     /// PAN2: points of centroid travel on either axis before the pan begins; UIKit's `_defaultHysteresis`.
-    public var hysteresis = 10.0
+    public final var hysteresis = 10.0
 
     /// Fingers of the pan that are down, in the order they landed (screen points).
     private var panTouches: [Touch] = []
@@ -42,19 +42,19 @@ open class PanGestureRecognizer: GestureRecognizer {
     }
 
     /// PAN4: the centroid's travel since the reference, as a vector in `view`'s space (nil: window).
-    public func translation(in view: View?) -> Point {
+    public final func translation(in view: View?) -> Point {
         screenVectorToView(lastSampleLocation - reference, view)
     }
 
     /// PAN4: moves the reference so that the translation reads `translation` now; resets the velocity.
-    public func setTranslation(_ translation: Point, in view: View?) {
+    public final func setTranslation(_ translation: Point, in view: View?) {
         reference = lastSampleLocation - viewVectorToScreen(translation, view)
         latestSample = .zero
         previousSample = .zero
     }
 
     /// PAN5: points per second in `view`'s space: 0.2 · latest sample + 0.8 · the one before.
-    public func velocity(in view: View?) -> Point {
+    public final func velocity(in view: View?) -> Point {
         screenVectorToView(latestSample * 0.2 + previousSample * 0.8, view)
     }
 

@@ -8,7 +8,7 @@
 ///     → cancelled             the touches are cancelled (S6)
 open class PinchGestureRecognizer: GestureRecognizer {
     /// PI1: the current distance ÷ the distance at began; 1.0 at began. Setting it resets the velocity.
-    public var scale: Double {
+    public final var scale: Double {
         get { currentScale }
         set {
             currentScale = newValue
@@ -17,14 +17,14 @@ open class PinchGestureRecognizer: GestureRecognizer {
         }
     }
     /// PI2: scale per second.
-    public private(set) var velocity = 0.0
+    public final private(set) var velocity = 0.0
     /// PI3: points of distance change before the pinch begins; UIKit's value is undocumented
     /// ("about 5–10 pt"), 8 pt is used.
-    public var hysteresis = 8.0
+    public final var hysteresis = 8.0
     /// The distance must also change by this fraction of the starting distance (5%). Not in UIKit:
     /// real panels' contacts wobble by ±3% when two fingers are merely held (the Atmel maXTouch
     /// two-finger hold in Tests/Fixtures moves 18 pt at 550 pt apart), which must not be a pinch.
-    public var relativeHysteresis = 0.05
+    public final var relativeHysteresis = 0.05
 
     private var tracker = TwoFingerTracker()
     private var currentScale = 1.0

@@ -10,7 +10,7 @@
 /// `transform.rotated(by: rotation)` follows the fingers (RO2).
 open class RotationGestureRecognizer: GestureRecognizer {
     /// RO1: radians since began, clockwise positive. Setting it resets the velocity.
-    public var rotation: Double {
+    public final var rotation: Double {
         get { currentRotation }
         set {
             currentRotation = newValue
@@ -18,10 +18,10 @@ open class RotationGestureRecognizer: GestureRecognizer {
         }
     }
     /// RO1: radians per second.
-    public private(set) var velocity = 0.0
+    public final private(set) var velocity = 0.0
     /// RO3: radians the fingers must turn before the rotation begins; UIKit's value is undocumented,
     /// 0.07 rad (4°) is used.
-    public var threshold = 0.07
+    public final var threshold = 0.07
 
     private var tracker = TwoFingerTracker()
     private var currentRotation = 0.0

@@ -6,17 +6,17 @@
 ///     otherwise as a pan, with only the first finger counted (later fingers are ignored)
 open class ScreenEdgePanGestureRecognizer: PanGestureRecognizer {
     /// SEP1: the edges the pan may start from; default none, so the recognizer never fires until set.
-    public var edges: RectEdge = []
+    public final var edges: RectEdge = []
     /// SEP2: the depth (pt) of the region along each edge where the finger must land. UIKit's private
     /// `edgeRegionSize` is undocumented; the reference suggests 20–26 pt, 24 pt is used.
-    public var edgeRegionSize = 24.0
+    public final var edgeRegionSize = 24.0
     /// SEP2: half-angle (radians) around the inward direction that the first movement must lie in.
     /// UIKit's private `edgeAngleWindow` is undocumented; π/3 accepts a thumb's arc and rejects a
     /// slide along the edge.
-    public var edgeAngleWindow = Double.pi / 3
+    public final var edgeAngleWindow = Double.pi / 3
 
     /// The edge the gesture started from (one edge, or empty before a finger landed in a region).
-    public private(set) var touchedEdge: RectEdge = []
+    public final private(set) var touchedEdge: RectEdge = []
 
     private var startLocation = Point.zero
     private var hasFirstTouch = false

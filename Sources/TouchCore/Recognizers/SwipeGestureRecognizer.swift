@@ -45,24 +45,24 @@ open class SwipeGestureRecognizer: GestureRecognizer {
     }
 
     /// SW1: default `.right`.
-    public var direction: Direction = .right
+    public final var direction: Direction = .right
     /// SW1: default 1.
-    public var numberOfTouchesRequired = 1
+    public final var numberOfTouchesRequired = 1
 
     /// SW2: the minimum movement along the direction (pt) of an instant swipe.
-    public var minimumPrimaryMovement = 50.0
+    public final var minimumPrimaryMovement = 50.0
     /// SW2: the maximum movement across the direction (pt) of an instant swipe.
-    public var maximumSecondaryMovement = 200.0
+    public final var maximumSecondaryMovement = 200.0
     /// SW2: the time (s) after which the thresholds stop shrinking.
-    public var maximumDuration = 0.5
+    public final var maximumDuration = 0.5
     /// SW2: how fast the thresholds shrink: 1 − 0.06 and 1 − 0.02 per second.
-    public var primaryMovementDecay = 0.94
-    public var secondaryMovementDecay = 0.98
+    public final var primaryMovementDecay = 0.94
+    public final var secondaryMovementDecay = 0.98
     /// SW2: a finger is judged once it has moved this far (pt) from where it landed.
-    public var evaluationDistance = 10.0
+    public final var evaluationDistance = 10.0
 
     /// The single direction the swipe was recognized in (empty before).
-    public private(set) var recognizedDirection: Direction = []
+    public final private(set) var recognizedDirection: Direction = []
 
     override open var isDiscrete: Bool { true }
 

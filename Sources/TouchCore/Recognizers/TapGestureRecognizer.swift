@@ -6,21 +6,21 @@
 ///                             too late, fingers too far apart in time, too few fingers, cancelled
 open class TapGestureRecognizer: GestureRecognizer {
     /// TAP1: default 1.
-    public var numberOfTapsRequired = 1
+    public final var numberOfTapsRequired = 1
     /// TAP1: default 1.
-    public var numberOfTouchesRequired = 1
+    public final var numberOfTouchesRequired = 1
 
     /// TAP2: how far (pt) a finger may travel during a tap, and how far later taps may land from the
     /// first; UIKit's undocumented 45 pt.
-    public var allowableMovement = 45.0
+    public final var allowableMovement = 45.0
     /// TAP2: the longest a tap may be held (s); UIKit's maximumSingleTapDuration, 0.75 s.
-    public var maximumTapDuration = 0.75
+    public final var maximumTapDuration = 0.75
     /// TAP2: the longest pause between a lift and the next tap (s); UIKit's 0.35 s.
-    public var maximumIntervalBetweenSuccessiveTaps = 0.35
+    public final var maximumIntervalBetweenSuccessiveTaps = 0.35
     /// TAP2: the required fingers of a multi-finger tap must all land within this time (s). UIKit's
     /// value is undocumented; 0.25 s accepts the stagger of a real two-finger tap (about 50 ms on the
     /// panels in Tests/Fixtures) and rejects two separate touches.
-    public var allowableTouchTimeSeparation = 0.25
+    public final var allowableTouchTimeSeparation = 0.25
 
     override open var isDiscrete: Bool { true }
 
