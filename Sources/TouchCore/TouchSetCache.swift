@@ -29,7 +29,10 @@ struct TouchSetCache {
         for t in touches where t.phase == phase && (serial == nil || t.lastEventSerial == serial) {
             members.append(t)
         }
-        cached = Set(members)
+        // The old set's storage is refilled when no recognizer kept that set (the usual case): no
+        // allocation, and no runtime lookup of the storage's generic metadata that a new one costs.
+        cached.removeAll(keepingCapacity: true)
+        for t in members { cached.insert(t) }
         return cached
     }
 

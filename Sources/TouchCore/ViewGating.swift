@@ -135,12 +135,14 @@ extension GestureEnvironment {
     /// Sends one phase to the touches' views, one call per view with all its touches, views in the
     /// order of their first touch. The responder chain takes it from there (R3).
     func deliver(_ touches: [Touch], phase: Touch.Phase) {
-        guard !touches.isEmpty else { return }
+        // Views whose whole chain only forwards (R3) would drop the set at its end (R4): nothing to
+        // build or send. The usual case in the daemon, whose scene views are plain Views.
+        guard touches.contains(where: { $0.view.map(GestureEnvironment.chainObservesTouches) ?? false }) else { return }
         var views: [View] = []
         for t in touches {
             if let v = t.view, !views.contains(where: { $0 === v }) { views.append(v) }
         }
-        for v in views {
+        for v in views where GestureEnvironment.chainObservesTouches(from: v) {
             let set = Set(touches.filter { $0.view === v })
             let event = set.first?.lastEvent
             switch phase {
@@ -151,6 +153,22 @@ extension GestureEnvironment {
             case .stationary: break
             }
         }
+    }
+}
+
+extension GestureEnvironment {
+    /// Whether anyone can see touches delivered to `view` (R3, R4). The default `touches…` methods only
+    /// hand the set to `next`, so a chain made of plain `View`s and `Window`s up to the `Application`
+    /// drops it without effect: delivering to it is skipped. A subclass anywhere in the chain (it may
+    /// override a `touches…` method, or `next`) gets its delivery as always.
+    static func chainObservesTouches(from view: View) -> Bool {
+        var responder: Responder? = view
+        while let r = responder {
+            let type = Swift.type(of: r)
+            guard type == View.self || type == Window.self || type == Application.self else { return true }
+            responder = r.next
+        }
+        return false
     }
 }
 
