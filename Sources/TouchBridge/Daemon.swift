@@ -119,14 +119,14 @@ public final class Daemon {
     }
 
     private func wire() {
-        // The two closures that run on every frame do not check their reference to the daemon
+        // The closures that run on every frame do not check their reference to the daemon
         // (`unowned(unsafe)`: a checked one costs a runtime call each time): the daemon owns the
         // pipeline and the loop that hold them, and outlives both.
         pipeline.onLines = { [unowned(unsafe) self] topic, lines in self.server.broadcast(lines, topic: topic) }
         server.onTopicsChanged = { [unowned self] topics in self.pipeline.wantsTouches = topics.contains(.touches) }
         server.onSubscribe = { [unowned self] topics in topics.contains(.devices) ? self.devices.presentDeviceLines() : [] }
         devices.onDeviceLine = { [unowned self] line in self.server.broadcast(line, topic: .devices) }
-        devices.onActivity = { [unowned self] in self.rearm() }
+        devices.onActivity = { [unowned(unsafe) self] in self.rearm() }
         loop.afterHandlers = { [unowned(unsafe) self] in self.server.flushQueued() }
         try? loop.add(signals.fd) { [unowned self] _ in self.handleSignals() }
         try? loop.add(deadline.fd) { [unowned self] _ in self.timerFired() }

@@ -96,8 +96,12 @@ public final class InputDevices {
             open[info.devnode] = device
             infos[info.devnode] = info
             let node = info.devnode
-            try loop.add(device.fd) { [unowned self, weak device] _ in
-                if let device { self.read(device, node: node) }
+            // Read on every wakeup of the device: its references are not counted (`unowned(unsafe)`,
+            // a counted or weak one costs runtime calls each time). Both outlive the handler: `close`
+            // takes it out of the loop before the device leaves `open`, and after `close` `read` no
+            // longer touches the device; this object owns the devices and lives as long as the loop.
+            try loop.add(device.fd) { [unowned(unsafe) self, unowned(unsafe) device] _ in
+                self.read(device, node: node)
             }
             let axes = device.description.positionAxes!
             log.info("touchscreen \(info.devnode) \"\(device.description.name)\" (\(device.description.vendorProduct)): "
