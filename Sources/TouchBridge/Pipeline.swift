@@ -48,9 +48,12 @@ public final class Pipeline {
             // What kind of recognizer it is and the fixed part of its lines, decided once rather than
             // on every action.
             let fields = GestureFields(r)
-            r.addTarget { [unowned self] g in self.report(g, fields) }
+            r.addTarget { [unowned(unsafe) self] g in self.report(g, fields) }
         }
-        application.onEvent = { [unowned self] e in if self.wantsTouches { self.reportTouches(e) } }
+        // These run on every frame and hold the pipeline without a checked reference (an unowned
+        // check is a runtime call each time): the pipeline owns the application and the scene's
+        // recognizers that keep them, and `replace(scene:)` drops both together.
+        application.onEvent = { [unowned(unsafe) self] e in if self.wantsTouches { self.reportTouches(e) } }
     }
 
     // MARK: The event queue
