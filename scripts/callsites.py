@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Hot call sites in a callgrind profile: the figure that predicts the daemon's CPU under emulation.
 
-Under qemu's software emulation (the lab) the guest's jump cache is flushed at every context switch,
-so after each wakeup every distinct call site a frame goes through costs a hash lookup for its return
-(and, across pages, for its target) -- more than the instructions between them (BENCHMARKS.md, "What
-dominates under emulation"). This counts the call sites executed in at least a given share of the
-frames, and which functions hold them.
+Under qemu's software emulation (the lab) a frame's cost is set by what it runs for the first time
+after each wakeup, and above all by its distinct jumps through a lookup: every call site's return, and
+every call to another page or through a table -- far more than by the instructions between them
+(BENCHMARKS.md, "What dominates under emulation"). This counts the call sites executed in at least a
+given share of the frames, and which functions hold them.
 
     valgrind --tool=callgrind --dump-instr=yes \\
-        --toggle-collect='$s17touchbridge_bench11replayPlaysL6_yyFTf0nsn_n' --callgrind-out-file=cg.out \\
+        --toggle-collect='$s17touchbridge_bench11replayPlaysL6_yyFTf*' --callgrind-out-file=cg.out \\
         .build/release/touchbridge-bench --only=replay --recording=FILE --desc=DESC --repeat=3
     scripts/callsites.py cg.out FRAMES [--share 0.5] [--by-caller 20]
 

@@ -15,6 +15,11 @@ extension GestureEnvironment {
         // Once recognizers have taken the touches (C1), views hear nothing more: the usual case while
         // a gesture runs, decided without building the phase lists.
         guard touches.contains(where: { $0.viewDelivery.awaitsView }) else { return }
+        // The delivery states below change either way; the phase lists are only built when some view
+        // can see them (R3, R4: see `chainObservesTouches`).
+        let collect = touches.contains { t in
+            t.viewDelivery.awaitsView && (t.view.map(GestureEnvironment.chainObservesTouches) ?? false)
+        }
         var began: [Touch] = [], moved: [Touch] = [], ended: [Touch] = [], cancelled: [Touch] = []
         for t in touches {
             switch t.viewDelivery {
@@ -28,22 +33,22 @@ extension GestureEnvironment {
                     gatedTouches.append(t)
                 } else {
                     t.viewDelivery = .delivering
-                    began.append(t)
+                    if collect { began.append(t) }
                 }
             case .delivering:
                 switch t.phase {
-                case .moved: moved.append(t)
+                case .moved: if collect { moved.append(t) }
                 case .ended:
                     if isEndDelayed(t) {
                         t.viewDelivery = .endDelayed(.ended)
                         gatedTouches.append(t)
                     } else {
                         t.viewDelivery = .finished
-                        ended.append(t)
+                        if collect { ended.append(t) }
                     }
                 case .cancelled:
                     t.viewDelivery = .finished
-                    cancelled.append(t)
+                    if collect { cancelled.append(t) }
                 case .began, .stationary:
                     break
                 }
@@ -51,6 +56,7 @@ extension GestureEnvironment {
                 break
             }
         }
+        guard collect else { return }
         deliver(began, phase: .began)
         deliver(moved, phase: .moved)
         deliver(ended, phase: .ended)
