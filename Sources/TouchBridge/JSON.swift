@@ -263,71 +263,14 @@ struct LinePiece {
 /// pieces a line is made of are inlined into it: under emulation every call and return is a
 /// jump-target lookup, and after each context switch a cold one (BENCHMARKS.md).
 public struct JSONWriter {
-    /// Growable bytes; a class so that copies of the writer share nothing surprising (see `bytes`).
-    final class Storage {
-        var base: UnsafeMutablePointer<UInt8>
-        var count = 0
-        var capacity: Int
-
-        init(capacity: Int) {
-            self.capacity = max(64, capacity)
-            base = .allocate(capacity: self.capacity)
-        }
-
-        deinit { base.deallocate() }
-
-        @inline(__always)
-        func reserve(_ n: Int) {
-            guard count + n > capacity else { return }
-            var newCapacity = capacity * 2
-            while newCapacity < count + n { newCapacity *= 2 }
-            let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-            newBase.update(from: base, count: count)
-            base.deallocate()
-            base = newBase
-            capacity = newCapacity
-        }
-
-        @inline(__always)
-        func append(_ b: UInt8) {
-            reserve(1)
-            base[count] = b
-            count += 1
-        }
-
-        /// Line pieces are short (a key, a name, a number): copied here a word at a time rather than
-        /// by a call to memmove, which under emulation costs more in jump-target lookups than the copy.
-        @inline(__always)
-        func append(_ p: UnsafeBufferPointer<UInt8>) {
-            reserve(p.count)
-            guard let src = p.baseAddress else { return }
-            let dst = base + count
-            let n = p.count
-            if n > 256 {
-                dst.update(from: src, count: n)
-            } else {
-                var i = 0
-                while i + 8 <= n {
-                    UnsafeMutableRawPointer(dst + i).storeBytes(of: UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self),
-                                                               as: UInt64.self)
-                    i += 8
-                }
-                while i < n {
-                    dst[i] = src[i]
-                    i += 1
-                }
-            }
-            count += n
-        }
-    }
-
-    private var storage: Storage
+    /// A class, so that copies of the writer share nothing surprising (see `bytes`).
+    private var storage: ByteBuffer
     /// Nesting: whether the current object or array needs a comma before its next member (bit per level).
     private var commas: UInt64 = 0
     private var depth = 0
 
     public init(capacity: Int = 256) {
-        storage = Storage(capacity: capacity)
+        storage = ByteBuffer(capacity: capacity)
     }
 
     /// The bytes written so far (a copy).

@@ -41,7 +41,8 @@ public final class SocketServer {
         let peer: String
         var topics: Topics = .gestures
         var input: [UInt8] = []
-        var output: [UInt8] = []
+        /// Lines not yet sent; those before `outputStart` went out already.
+        let output = ByteBuffer()
         var outputStart = 0
         var wantsWritable = false
         /// In `unflushed`.
@@ -342,7 +343,7 @@ public final class SocketServer {
             drop(client.fd, reason: "stopped reading: \(client.queued) bytes queued (its queue holds \(queueLimit) bytes); dropped so the others go on")
             return
         }
-        client.output.append(contentsOf: line)
+        client.output.append(line)
         client.output.append(0x0a)
         if !client.awaitsFlush {
             client.awaitsFlush = true
@@ -352,9 +353,7 @@ public final class SocketServer {
 
     private func flush(_ client: Client) {
         while client.queued > 0 {
-            let n = client.output.withUnsafeBytes {
-                send(client.fd, $0.baseAddress! + client.outputStart, client.queued, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-            }
+            let n = send(client.fd, client.output.base + client.outputStart, client.queued, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK { break }
@@ -365,10 +364,10 @@ public final class SocketServer {
         }
         if client.queued == 0 {
             // The buffer is kept (up to 256 KiB) for the next burst rather than freed and grown again.
-            client.output.removeAll(keepingCapacity: client.output.capacity <= 256 * 1024)
+            client.output.removeAll(keepingCapacityUpTo: 256 * 1024)
             client.outputStart = 0
         } else if client.outputStart > 65536 {
-            client.output.removeSubrange(0..<client.outputStart)
+            client.output.removeFirst(client.outputStart)
             client.outputStart = 0
         }
         let want = client.queued > 0
