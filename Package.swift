@@ -8,7 +8,9 @@
 import PackageDescription
 
 /// Release builds skip Swift's dynamic exclusivity checks: the code is single-threaded, and the checks
-/// cost a quarter of the per-frame time (measured with callgrind, see BENCHMARKS.md).
+/// cost a quarter of the per-frame time (measured with callgrind, see BENCHMARKS.md). They also inline
+/// across modules and more eagerly: a frame then goes through fewer calls, and under emulation (the
+/// lab) every call's return costs a jump-target lookup (BENCHMARKS.md, item 16).
 let releaseSpeed: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked", "-Xfrontend", "-assume-single-threaded", "-Xllvm", "-inline-threshold=2000", "-cross-module-optimization"], .when(configuration: .release))]
 
 let package = Package(

@@ -358,6 +358,30 @@ struct ResponderChainTests {
         #expect(s.recorder.lines == ["inner.began #1", "inner.ended #1"])
     }
 
+    @Test("R3, R4: a chain of plain views, window and application only forwards and drops; any subclass in it sees touches")
+    func whoCanSeeADelivery() {
+        final class Seeing: View {}
+        final class SeeingWindow: Window {}
+        let w = Window(frame: Rect(x: 0, y: 0, width: 200, height: 200))
+        let app = Application(window: w)
+        let outer = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let inner = View(frame: Rect(x: 0, y: 0, width: 50, height: 50))
+        w.addSubview(outer)
+        outer.addSubview(inner)
+        #expect(!GestureEnvironment.chainObservesTouches(from: inner))      // skipped: nobody would see it
+        let seeing = Seeing(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        w.addSubview(seeing)
+        let below = View(frame: Rect(x: 0, y: 0, width: 50, height: 50))
+        seeing.addSubview(below)
+        #expect(GestureEnvironment.chainObservesTouches(from: below))       // its superview may override
+        #expect(GestureEnvironment.chainObservesTouches(from: seeing))
+        let w2 = SeeingWindow(frame: Rect(x: 0, y: 0, width: 200, height: 200))
+        let plain = View(frame: Rect(x: 0, y: 0, width: 50, height: 50))
+        w2.addSubview(plain)
+        #expect(GestureEnvironment.chainObservesTouches(from: plain))       // a window subclass, too
+        _ = app
+    }
+
     @Test("R1: the first recipient is the hit-test view; a plain View forwards to the window")
     func plainViewsForward() {
         final class RecordingWindow: Window {
