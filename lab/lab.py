@@ -343,6 +343,32 @@ def device_header(workdir, name):
     return desc
 
 
+class Lcg:
+    """The made-up streams' deterministic random numbers (a 64-bit linear congruential generator)."""
+
+    def __init__(self, seed=42):
+        self.state = seed
+
+    def next(self):
+        """The next 64-bit state."""
+        self.state = (self.state * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+        return self.state
+
+    def below(self, n):
+        return (self.next() >> 33) % n
+
+
+def end_stream(lines, down, path):
+    """Lifts the fingers still down (`down`: a tracking id or None per slot), ends the frame and
+    writes the stream to `path`."""
+    for s, tid in enumerate(down):
+        if tid is not None:
+            lines.append("E: 1.000000 0003 002f {}\nE: 1.000000 0003 0039 -1\n".format(s))
+    lines.append("E: 1.000000 0000 0000 0\n")
+    with open(path, "w") as f:
+        f.writelines(lines)
+
+
 def standin_burst(workdir):
     """The shape of Chromium OS's burst (837 frames, every event at one timestamp, 33 touch sequences):
     five fingers land in the first frames and move together for most of the stream, both axes; then
@@ -350,13 +376,7 @@ def standin_burst(workdir):
     changed, as the kernel sends it."""
     desc = device_header(workdir, "burst")
     events = os.path.join(workdir, "burst.events")
-    seed = 42
-
-    def rand(n):
-        nonlocal seed
-        seed = (seed * 6364136223846793005 + 1442695040888963407) % (1 << 64)
-        return (seed >> 33) % n
-
+    rand = Lcg().below
     lines, tid = [], 100
     pos = [[150 + 120 * s, 240 + 20 * (s % 2)] for s in range(5)]
     down = [None] * 5
@@ -397,12 +417,7 @@ def standin_burst(workdir):
             if dy:
                 lines.append("E: 1.000000 0003 0036 {}\n".format(pos[s][1]))
         lines.append("E: 1.000000 0000 0000 0\n")
-    for s in range(5):
-        if down[s] is not None:
-            lines.append("E: 1.000000 0003 002f {}\nE: 1.000000 0003 0039 -1\n".format(s))
-    lines.append("E: 1.000000 0000 0000 0\n")
-    with open(events, "w") as f:
-        f.writelines(lines)
+    end_stream(lines, down, events)
     return events, desc
 
 
@@ -412,12 +427,12 @@ def drumming_recording(workdir):
     0.1), so touch sequences begin and end all the time and views get every touch."""
     desc = device_header(workdir, "drumming")
     events = os.path.join(workdir, "drumming.events")
-    seed = 42
+    lcg = Lcg()
     lines, tid = [], 100
     slots = [None] * 5
     for frame in range(3000):
         for s in range(5):
-            seed = (seed * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+            seed = lcg.next()
             r = (seed >> 33) % 10
             lines.append("E: 1.000000 0003 002f {}\n".format(s))
             if slots[s] is None and r < 3:
@@ -432,12 +447,7 @@ def drumming_recording(workdir):
             elif slots[s] is not None:
                 lines.append("E: 1.000000 0003 0035 {}\n".format(100 + (seed >> 40) % 600))
         lines.append("E: 1.000000 0000 0000 0\n")
-    for s in range(5):
-        if slots[s] is not None:
-            lines.append("E: 1.000000 0003 002f {}\nE: 1.000000 0003 0039 -1\n".format(s))
-    lines.append("E: 1.000000 0000 0000 0\n")
-    with open(events, "w") as f:
-        f.writelines(lines)
+    end_stream(lines, slots, events)
     return events, desc
 
 

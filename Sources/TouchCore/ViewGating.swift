@@ -141,13 +141,13 @@ extension GestureEnvironment {
     /// Sends one phase to the touches' views, one call per view with all its touches, views in the
     /// order of their first touch. The responder chain takes it from there (R3).
     func deliver(_ touches: [Touch], phase: Touch.Phase) {
-        // Views whose whole chain only forwards (R3) would drop the set at its end (R4): nothing to
-        // build or send. The usual case in the daemon, whose scene views are plain Views.
-        guard touches.contains(where: { $0.view.map(GestureEnvironment.chainObservesTouches) ?? false }) else { return }
+        guard !touches.isEmpty else { return }
         var views: [View] = []
         for t in touches {
             if let v = t.view, !views.contains(where: { $0 === v }) { views.append(v) }
         }
+        // Views whose whole chain only forwards (R3) would drop the set at its end (R4): nothing to
+        // build or send to them.
         for v in views where GestureEnvironment.chainObservesTouches(from: v) {
             let set = Set(touches.filter { $0.view === v })
             let event = set.first?.lastEvent
