@@ -187,6 +187,19 @@ class RawClient:
         return bool(chunk)
 
 
+class PipeReader:
+    """Reads a program's output through a pipe as RawClient reads the daemon's socket (for pump_all),
+    counting its lines."""
+    def __init__(self, f):
+        self.sock = f
+        self.lines = 0
+
+    def take(self):
+        chunk = os.read(self.sock.fileno(), 1 << 20)
+        self.lines += chunk.count(b"\n")
+        return bool(chunk)
+
+
 def pump_all(clients, seconds):
     """Keeps one or more RawClients reading for `seconds`."""
     end = time.time() + seconds
@@ -681,6 +694,22 @@ def measure_cpu(binaries, workdir, compare=None):
                       touch_lines, "yes" if "stopped reading" in d.text() else "no"), flush=True)
         li.terminate()
         li.wait(5)
+        # Like for like: the paced stream again with libinput's lines read by a client through a pipe,
+        # as the daemon's are read through its socket. debug-events > /dev/null hands its lines to no
+        # one; the daemon hands them to a reader, a send and a wakeup a frame. Reported, not judged.
+        piped = subprocess.Popen(["libinput", "debug-events", "--device", dev.node], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        time.sleep(1.0)
+        reader = PipeReader(piped.stdout)
+        c = RawClient(d.socket, every)
+        time.sleep(0.5)
+        _, _, _, _, touch_lines, our_run, their_run = cpu_on(d, c, dev, piped, paced, 2, [reader])
+        c.sock.close()
+        print("MEASURE cpu seconds, paced at 240 Hz, libinput's lines read through a pipe (like for like): touchbridged {:.3f}, "
+              "libinput debug-events {:.3f}, ratio {:.2f} (scheduler run time; {} touch lines read by the daemon's client, "
+              "{} lines by libinput's reader; client dropped: {})".format(our_run, their_run, our_run / their_run if their_run else float("nan"),
+                                                                                touch_lines, reader.lines, "yes" if "stopped reading" in d.text() else "no"), flush=True)
+        piped.terminate()
+        piped.wait(5)
         for f in (fl, fls):
             if f:
                 f.terminate()
