@@ -26,11 +26,17 @@ ALLOCATORS = {"malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", 
 # shows up as the standard library's append path, which allocates only when the array is full).
 WRAPPERS = re.compile(r"^(swift_slowAlloc|swift_allocObject|swift_allocBox|swift_allocEmptyBox)$|consumeAndCreateNew|"
                       r"_createNewBuffer|_SetStorageC8allocate|_SetStorageC6resize|_DictionaryStorageC8allocate|"
-                      r"_DictionaryStorageC6resize|allocateStringStorage|_allocateUninitialized")
+                      r"_DictionaryStorageC6resize|allocateStringStorage|_allocateUninitialized|copyCollectionToContiguousArray|"
+                      r"copySequenceToContiguousArray|_copyToContiguousArray")
+
+
+def base_name(name):
+    """A C function's name without the compiler's suffixes (`_mid_memalign.constprop.0`)."""
+    return (name or "").split(".")[0] if not (name or "").startswith("$s") else name
 
 
 def is_allocator(name):
-    return name in ALLOCATORS or bool(WRAPPERS.search(name or ""))
+    return base_name(name) in ALLOCATORS or bool(WRAPPERS.search(name or ""))
 
 
 def demangle(name):
@@ -68,7 +74,7 @@ def frames(prefix):
                     continue
                 callee, caller = names.get(cfn), names.get(fn, fn)
                 n = int(line.split("=")[1].split()[0])
-                if callee in ALLOCATORS and caller not in ALLOCATORS:
+                if base_name(callee) in ALLOCATORS and base_name(caller) not in ALLOCATORS:
                     mallocs += n
                 if is_allocator(callee) and not is_allocator(caller):
                     calls[caller] += n

@@ -250,9 +250,14 @@ struct LinePiece {
     let bytes: UnsafeBufferPointer<UInt8>
 
     init(_ array: [UInt8]) {
-        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Swift.max(array.count, 1))
-        _ = storage.initialize(from: array)
-        bytes = UnsafeBufferPointer(start: storage.baseAddress, count: array.count)
+        self = array.withUnsafeBufferPointer { LinePiece($0) }
+    }
+
+    /// A copy of `source`'s bytes.
+    init(_ source: UnsafeBufferPointer<UInt8>) {
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Swift.max(source.count, 1))
+        _ = storage.initialize(from: source)
+        bytes = UnsafeBufferPointer(start: storage.baseAddress, count: source.count)
     }
 
     func free() { UnsafeMutableRawPointer(mutating: bytes.baseAddress)?.deallocate() }

@@ -269,6 +269,7 @@ public final class Pipeline {
         }
     }
     private var touchPartList: [TouchParts] = []
+    private var partsWriter = JSONWriter(capacity: 128)
 
     /// The position of `t`'s parts in `touchPartList`, made (or remade, if its view was renamed) as needed.
     @inline(__always)
@@ -293,20 +294,23 @@ public final class Pipeline {
             for p in touchPartList.prefix(32) { p.free() }
             touchPartList.removeFirst(32)
         }
-        var w = JSONWriter(capacity: 128)
-        w.fragment(#","device":"#)
-        w.int(t.device)
-        w.fragment(#","id":"#)
-        w.int(t.identifier)
-        let identity = w.bytes
-        w.reset()
-        w.fragment(#","view":"#)
-        if let viewName { w.string(viewName) } else { w.null() }
-        w.fragment(#","tapCount":"#)
-        w.int(t.tapCount)
-        w.fragment(#","majorRadius":"#)
-        touchPartList.append(TouchParts(identifier: t.identifier, viewName: viewName, identity: LinePiece(identity),
-                                        viewAndTaps: LinePiece(w.bytes)))
+        // Written with a writer kept for it: a new touch then allocates its two pieces and nothing else
+        // (with fingers landing on most frames, a writer and two arrays a touch were most of the
+        // daemon's allocations).
+        partsWriter.reset()
+        partsWriter.fragment(#","device":"#)
+        partsWriter.int(t.device)
+        partsWriter.fragment(#","id":"#)
+        partsWriter.int(t.identifier)
+        let identity = partsWriter.withBytes { LinePiece($0) }
+        partsWriter.reset()
+        partsWriter.fragment(#","view":"#)
+        if let viewName { partsWriter.string(viewName) } else { partsWriter.null() }
+        partsWriter.fragment(#","tapCount":"#)
+        partsWriter.int(t.tapCount)
+        partsWriter.fragment(#","majorRadius":"#)
+        let viewAndTaps = partsWriter.withBytes { LinePiece($0) }
+        touchPartList.append(TouchParts(identifier: t.identifier, viewName: viewName, identity: identity, viewAndTaps: viewAndTaps))
         return touchPartList.count - 1
     }
 

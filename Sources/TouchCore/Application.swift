@@ -27,6 +27,8 @@ public final class Application: Responder {
 
     /// All live touches, in the order they began.
     private var liveTouches: [Touch] = []
+    /// `handle`'s list of the touches a frame begins, between frames (always empty).
+    private var beganStorage: [Touch] = []
     /// The event object of the current touch sequence (E1).
     private var event = Event()
     private var tapCounter = TapCounter()
@@ -194,7 +196,9 @@ public final class Application: Responder {
             touch.force = c.force
             touch.maximumPossibleForce = c.maximumPossibleForce
         }
-        // New contacts: began.
+        // New contacts: began. The list's storage is kept between frames, taken when a first contact is
+        // new and given back empty below: a finger landing allocates its Touch and nothing else here,
+        // and a frame where none lands does not touch the storage at all.
         var began: [Touch] = []
         for index in 0..<contacts.count where !matched.contains(index) && contacts.isLastEntry(index) {
             let c = contacts[index]
@@ -208,13 +212,18 @@ public final class Application: Responder {
             let touch = Touch(identifier: nextTouchIdentifier, device: frame.device, contact: c,
                               timestamp: time, tapCount: count)
             nextTouchIdentifier += 1
+            if began.isEmpty { swap(&began, &beganStorage) }
             began.append(touch)
             changed = true
         }
-        guard changed else { return }
-        for t in began {
-            hitTest(t)
-            liveTouches.append(t)
+        guard changed else { return }           // nothing began: the storage was not taken
+        if !began.isEmpty {
+            for t in began {
+                hitTest(t)
+                liveTouches.append(t)
+            }
+            began.removeAll(keepingCapacity: true)
+            beganStorage = began
         }
         dispatch(time: time)
 

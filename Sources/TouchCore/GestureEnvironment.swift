@@ -248,8 +248,13 @@ final class GestureEnvironment {
                 let list = t.gestureRecognizers
                 sameLists = list.count == first.count && zip(list, first).allSatisfy { $0 === $1 }
             }
-            kept = KeptOrder(version: recipientsVersion, touchCount: touches.count,
-                             order: recipients(of: touches, changedOnly: false), sameLists: sameLists)
+            // The old order's storage is refilled: taken out of `kept` first so that nothing shares
+            // it (while touches come and go the order is worked out again on most frames).
+            var order = kept?.order ?? []
+            kept = nil
+            order.removeAll(keepingCapacity: true)
+            collectRecipients(of: touches, changedOnly: false, into: &order)
+            kept = KeptOrder(version: recipientsVersion, touchCount: touches.count, order: order, sameLists: sameLists)
         }
         let k = kept!
         if everyTouchChanged || k.sameLists { return k.order }
@@ -259,6 +264,12 @@ final class GestureEnvironment {
     /// The union of the touches' recognizer lists, in order.
     private func recipients(of touches: [Touch], changedOnly: Bool) -> [GestureRecognizer] {
         var order: [GestureRecognizer] = []
+        collectRecipients(of: touches, changedOnly: changedOnly, into: &order)
+        return order
+    }
+
+    /// `recipients(of:changedOnly:)`, appended to `order`.
+    private func collectRecipients(of touches: [Touch], changedOnly: Bool, into order: inout [GestureRecognizer]) {
         deliveryRound &+= 1
         let mark = GestureRecognizer.DeliveryMark(environment: ObjectIdentifier(self), round: deliveryRound)
         for t in touches where !changedOnly || t.phase != .stationary {
@@ -269,7 +280,6 @@ final class GestureEnvironment {
                 order.append(r)
             }
         }
-        return order
     }
 
     private struct KeptOrder {
@@ -629,7 +639,13 @@ final class GestureEnvironment {
     /// if every member of it is finished; nil, with the members seen added to `unfinished`, otherwise.
     private func finishedGroup(from start: GestureRecognizer,
                                unfinished: GestureRecognizer.DeliveryMark) -> [GestureRecognizer]? {
-        var group = [start]
+        // The kept list's storage is taken for the walk and given back empty when the group is still
+        // going, the usual answer: the check runs after every touch that ends, and while fingers come
+        // and go a new list there allocated (and grew) on most frames. (A call made meanwhile, by a
+        // delegate asked in `requirements(of:)`, finds no storage kept and makes its own.)
+        var group: [GestureRecognizer] = []
+        swap(&group, &groupStorage)
+        group.append(start)
         var i = 0
         while i < group.count {
             let a = group[i]
@@ -642,11 +658,15 @@ final class GestureEnvironment {
             }
             if !allDone {
                 for r in group { r.s4Mark = unfinished }
+                group.removeAll(keepingCapacity: true)      // holds no recognizer between checks
+                groupStorage = group
                 return nil
             }
         }
         return group
     }
+    /// `finishedGroup`'s list storage between checks (always empty).
+    private var groupStorage: [GestureRecognizer] = []
 
     /// Calls `visit` with the participants linked to `a` directly, until it returns false; returns
     /// false then. A touch lists every recognizer it was delivered to (P1); one that has been reset

@@ -66,12 +66,15 @@ extension GestureEnvironment {
     /// T9, T10: whether the touch's view takes it, given the touches views are tracking now.
     private func viewAccepts(_ t: Touch) -> Bool {
         guard let view = t.view else { return false }
-        for other in window.viewTrackedTouches() where other !== t {
-            guard let otherView = other.view else { continue }
+        // The window's touches that views are tracking, looked at in place: no list is made for each
+        // touch that lands (the application's list is held for the walk, and nothing here changes it).
+        let live = window.application?.activeTouches ?? []
+        return live.allUnretained { other in
+            guard other !== t, window.isTracking(other), let otherView = other.view else { return true }
             if otherView === view && !view.isMultipleTouchEnabled { return false }      // T9
             if otherView !== view && (view.isExclusiveTouch || otherView.isExclusiveTouch) { return false } // T10
+            return true
         }
-        return true
     }
 
     // Asked after every recognizer call while a touch is gated: the lists are read without retaining

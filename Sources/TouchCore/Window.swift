@@ -22,11 +22,10 @@ open class Window: View {
         environment.process(event)
     }
 
-    /// Touches that are down and that views of this window are tracking (T9, T10). A touch that has
-    /// lifted no longer counts, even while a recognizer holds back its touchesEnded (C3): the second tap
-    /// of a double tap reaches a view without multiple touch.
-    func viewTrackedTouches() -> [Touch] {
-        guard let app = application else { return [] }
-        return app.activeTouches.filter { $0.window === self && $0.isLive && $0.viewDelivery.isTrackedByView }
+    /// A touch that is down and that a view of this window is tracking (T9, T10 look at these). A
+    /// touch that has lifted no longer counts, even while a recognizer holds back its touchesEnded
+    /// (C3): the second tap of a double tap reaches a view without multiple touch.
+    func isTracking(_ t: Touch) -> Bool {
+        t.window === self && t.isLive && t.viewDelivery.isTrackedByView
     }
 }

@@ -62,7 +62,11 @@ open class PanGestureRecognizer: GestureRecognizer {
         super.touchesBegan(touches, with: event)
         let before = centroid
         let wasEmpty = panTouches.isEmpty
-        panTouches.append(contentsOf: touches.sorted { $0.identifier < $1.identifier })
+        if touches.count == 1, let only = touches.first {
+            panTouches.append(only)                 // one finger at a time, the usual case: no sorted copy
+        } else {
+            panTouches.append(contentsOf: touches.sorted { $0.identifier < $1.identifier })
+        }
         let after = centroid
         if wasEmpty {
             reference = after
