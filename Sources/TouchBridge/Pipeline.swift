@@ -233,7 +233,7 @@ public final class Pipeline {
             let parts = touchParts(for: t)
             writer.fragment(#"{"event":"touch","time":"#)
             writeTime(time)
-            writer.raw(touchPartList[parts].identity.bytes)
+            writer.raw(touchPartList[parts].identity)
             switch phase {
             case .began: writer.fragment(#","phase":"began","x":"#)
             case .moved: writer.fragment(#","phase":"moved","x":"#)
@@ -245,7 +245,7 @@ public final class Pipeline {
             writer.number(p.x)
             writer.fragment(#","y":"#)
             writer.number(p.y)
-            writer.raw(touchPartList[parts].viewAndTaps.bytes)
+            writer.raw(touchPartList[parts].viewAndTaps)
             writer.number(t.majorRadius)
             writer.fragment(#","force":"#)
             writer.number(t.force)
@@ -256,17 +256,19 @@ public final class Pipeline {
         writer.withBytes { onLines(.touches, $0) }
     }
 
-    /// The fixed parts of a touch's lines: `,"device":D,"id":N` and `,"view":V,"tapCount":T,"majorRadius":`.
+    /// The fixed parts of a touch's lines: `,"device":D,"id":N` and `,"view":V,"tapCount":T,"majorRadius":`,
+    /// kept one after the other in one piece (one allocation a touch).
     private struct TouchParts {
         var identifier: Int
         var viewName: String?
-        var identity: LinePiece
-        var viewAndTaps: LinePiece
+        var pieces: LinePiece
+        /// Where `viewAndTaps` starts in `pieces`.
+        var split: Int
 
-        func free() {
-            identity.free()
-            viewAndTaps.free()
-        }
+        var identity: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: pieces.bytes[..<split]) }
+        var viewAndTaps: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: pieces.bytes[split...]) }
+
+        func free() { pieces.free() }
     }
     private var touchPartList: [TouchParts] = []
     private var partsWriter = JSONWriter(capacity: 128)
@@ -294,23 +296,22 @@ public final class Pipeline {
             for p in touchPartList.prefix(32) { p.free() }
             touchPartList.removeFirst(32)
         }
-        // Written with a writer kept for it: a new touch then allocates its two pieces and nothing else
-        // (with fingers landing on most frames, a writer and two arrays a touch were most of the
-        // daemon's allocations).
+        // Written with a writer kept for it, both parts one after the other: a new touch then allocates
+        // one piece and nothing else here (with fingers landing on most frames, a writer, two arrays and
+        // two pieces a touch were most of the daemon's allocations).
         partsWriter.reset()
         partsWriter.fragment(#","device":"#)
         partsWriter.int(t.device)
         partsWriter.fragment(#","id":"#)
         partsWriter.int(t.identifier)
-        let identity = partsWriter.withBytes { LinePiece($0) }
-        partsWriter.reset()
+        let split = partsWriter.count
         partsWriter.fragment(#","view":"#)
         if let viewName { partsWriter.string(viewName) } else { partsWriter.null() }
         partsWriter.fragment(#","tapCount":"#)
         partsWriter.int(t.tapCount)
         partsWriter.fragment(#","majorRadius":"#)
-        let viewAndTaps = partsWriter.withBytes { LinePiece($0) }
-        touchPartList.append(TouchParts(identifier: t.identifier, viewName: viewName, identity: identity, viewAndTaps: viewAndTaps))
+        let pieces = partsWriter.withBytes { LinePiece($0) }
+        touchPartList.append(TouchParts(identifier: t.identifier, viewName: viewName, pieces: pieces, split: split))
         return touchPartList.count - 1
     }
 

@@ -29,6 +29,9 @@ public final class Application: Responder {
     private var liveTouches: [Touch] = []
     /// `handle`'s list of the touches a frame begins, between frames (always empty).
     private var beganStorage: [Touch] = []
+    /// The event's `orderedTouches` differ from `liveTouches` (touches came or went since the last
+    /// dispatch): the next dispatch refills them.
+    private var eventListStale = true
     /// The event object of the current touch sequence (E1).
     private var event = Event()
     private var tapCounter = TapCounter()
@@ -224,6 +227,7 @@ public final class Application: Responder {
             }
             began.removeAll(keepingCapacity: true)
             beganStorage = began
+            eventListStale = true
         }
         dispatch(time: time)
 
@@ -231,12 +235,14 @@ public final class Application: Responder {
         if anyTerminal {
             for t in liveTouches where t.phase == .ended { tapCounter.touchEnded(t, at: time) }
             liveTouches.removeAll { $0.phase.isTerminal }
+            eventListStale = true
         }
         if liveTouches.isEmpty {
             // The sequence is over (T3). Its last touches keep the event (for late deliveries, C3);
             // the event lets go of them, so that neither keeps the other alive.
             event.orderedTouches = []
             event = Event()
+            eventListStale = true
         }
         checkInvariants()
     }
@@ -271,7 +277,13 @@ public final class Application: Responder {
 
     private func dispatch(time: Double) {
         event.timestamp = time
-        event.orderedTouches = liveTouches
+        if eventListStale {
+            // The event's list has storage of its own, refilled when touches came or went. (Sharing the
+            // live list's storage, as it did, made every landing and every lift copy that list.)
+            event.orderedTouches.removeAll(keepingCapacity: true)
+            event.orderedTouches.append(contentsOf: liveTouches)
+            eventListStale = false
+        }
         dispatchSerial += 1
         event.serial = dispatchSerial
         let serial = dispatchSerial
