@@ -25,10 +25,9 @@ public final class SocketServer {
     }
     /// `clients` as a list, for the broadcast of every line.
     private var clientList: [Client] = []
-    /// Clients with lines queued during this turn of the event loop (`flushQueued`).
-    private var unflushed: [Client] = []
-    /// The list being flushed (`flushQueued`); empty otherwise.
-    private var flushing: [Client] = []
+    /// Some client has lines queued during this turn of the event loop (`flushQueued`; each such
+    /// client has `awaitsFlush` set).
+    private var anyAwaitsFlush = false
     /// The first line every client gets.
     public var hello: [UInt8] = []
     /// Lines sent right after a subscription (the devices present, for "devices").
@@ -45,7 +44,7 @@ public final class SocketServer {
         let output = ByteBuffer()
         var outputStart = 0
         var wantsWritable = false
-        /// In `unflushed`.
+        /// Has lines queued during this turn of the event loop (`flushQueued`).
         var awaitsFlush = false
         /// Still connected (set false when dropped).
         var isOpen = true
@@ -323,14 +322,18 @@ public final class SocketServer {
     /// Sends what was queued during this turn of the event loop: one send per client, however many
     /// lines a burst of frames made (the event loop calls it before it sleeps again).
     public func flushQueued() {
-        guard !unflushed.isEmpty else { return }
-        // Two lists take turns, so that no frame allocates one.
-        swap(&unflushed, &flushing)
-        for client in flushing {
+        guard anyAwaitsFlush else { return }
+        anyAwaitsFlush = false
+        // The clients are looked at in place, no list of the waiting ones kept: every client is in
+        // `clientList` (added before its first line), a handful at most, and a list filled and emptied
+        // on every frame cost more than the walk. A client dropped on the way replaces `clientList`;
+        // the walk goes over this local reference to the old list, which keeps it alive.
+        let list = clientList
+        list.forEachUnretained { client in
+            guard client.awaitsFlush else { return }
             client.awaitsFlush = false
             if client.isOpen { flush(client) }
         }
-        flushing.removeAll(keepingCapacity: true)
     }
 
     private func enqueue(_ client: Client, _ line: [UInt8]) {
@@ -347,7 +350,7 @@ public final class SocketServer {
         client.output.append(0x0a)
         if !client.awaitsFlush {
             client.awaitsFlush = true
-            unflushed.append(client)
+            anyAwaitsFlush = true
         }
     }
 
