@@ -17,8 +17,12 @@ the steady state after them.
 import argparse
 import collections
 import glob
+import os
 import re
-import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from callsites import demangle  # noqa: E402  (the same names, demangled the same way)
 
 ALLOCATORS = {"malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign", "_mid_memalign"}
 # What always allocates on someone's behalf: the Swift runtime's entry points and the standard
@@ -37,14 +41,6 @@ def base_name(name):
 
 def is_allocator(name):
     return base_name(name) in ALLOCATORS or bool(WRAPPERS.search(name or ""))
-
-
-def demangle(name):
-    try:
-        out = subprocess.run(["swift", "demangle", "--simplified", "--compact", name], capture_output=True, text=True).stdout.strip()
-        return out or name
-    except OSError:
-        return name
 
 
 def frames(prefix):
