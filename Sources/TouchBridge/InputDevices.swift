@@ -20,7 +20,13 @@ public final class InputDevices {
     /// Device lines ({"event":"device",…}) for subscribers.
     public var onDeviceLine: (([UInt8]) -> Void)?
     /// Called after frames or timers changed the pipeline, so the deadline timer can be re-armed.
-    public var onActivity: (() -> Void)?
+    public var onActivity: (() -> Void)? {
+        get { activityCallback?.takeUnretainedValue().call }
+        set { activityCallback = callbacks.keep(newValue.map(Hook.init)) }
+    }
+    /// `onActivity`, called after every read without counting references (TouchCore's Callback.swift).
+    private var activityCallback: Unmanaged<Hook>?
+    private var callbacks = CallbackOwner()
 
     public init(loop: EventLoop, log: Logger, pipeline: Pipeline) {
         self.loop = loop
@@ -96,12 +102,14 @@ public final class InputDevices {
             open[info.devnode] = device
             infos[info.devnode] = info
             let node = info.devnode
-            // Read on every wakeup of the device: its references are not counted (`unowned(unsafe)`,
-            // a counted or weak one costs runtime calls each time). Both outlive the handler: `close`
-            // takes it out of the loop before the device leaves `open`, and after `close` `read` no
-            // longer touches the device; this object owns the devices and lives as long as the loop.
-            try loop.add(device.fd) { [unowned(unsafe) self, unowned(unsafe) device] _ in
-                self.read(device, node: node)
+            // Read on every wakeup of the device: its references are not counted (`Unmanaged`: a
+            // counted, weak or unowned one costs runtime calls each time). Both outlive the handler:
+            // `close` takes it out of the loop before the device leaves `open`, and after `close`
+            // `read` no longer touches the device; this object owns the devices and lives as long as
+            // the loop.
+            let devices = Unmanaged.passUnretained(self), reader = Unmanaged.passUnretained(device)
+            try loop.add(device.fd) { _ in
+                devices._withUnsafeGuaranteedRef { d in reader._withUnsafeGuaranteedRef { d.read($0, node: node) } }
             }
             let axes = device.description.positionAxes!
             log.info("touchscreen \(info.devnode) \"\(device.description.name)\" (\(device.description.vendorProduct)): "
@@ -131,7 +139,7 @@ public final class InputDevices {
     private func read(_ device: EvdevDevice, node: String) {
         let result = device.readFrames { pipeline.handle($0) }
         if result == .removed { close(node, reason: "removed") }
-        onActivity?()
+        activityCallback?._withUnsafeGuaranteedRef { $0.call() }
     }
 
     private func hotplug() {
@@ -142,7 +150,7 @@ public final class InputDevices {
             case .removed: if open[info.devnode] != nil { close(info.devnode, reason: "removed") }
             }
         }
-        onActivity?()
+        activityCallback?._withUnsafeGuaranteedRef { $0.call() }
     }
 
     private func close(_ node: String, reason: String?) {
@@ -156,7 +164,7 @@ public final class InputDevices {
             log.info("touchscreen \(node) \"\(device.description.name)\" \(reason)")
             onDeviceLine?(deviceLine("removed", node: node, name: device.description.name))
         }
-        onActivity?()
+        activityCallback?._withUnsafeGuaranteedRef { $0.call() }
     }
 
     // MARK: Replays
@@ -175,7 +183,7 @@ public final class InputDevices {
         config.configure(&mapping, window: pipeline.scene.window.bounds, udevCalibration: nil)
         let source = try ReplaySource(recording: recording, node: info.devnode, mapping: mapping, deviceIndex: index,
                                       delay: delay, loop: loop, log: log)
-        source.onFrame = { [unowned self] in self.pipeline.handle($0); self.onActivity?() }
+        source.onFrame = { [unowned self] in self.pipeline.handle($0); self.activityCallback?._withUnsafeGuaranteedRef { $0.call() } }
         source.onStart = { [unowned self] in
             log.info("replaying \(path) as device \(index) \"\(recording.device.name)\" (\(recording.events.count) events)")
             self.onDeviceLine?(self.deviceLine("added", node: info.devnode, name: recording.device.name))

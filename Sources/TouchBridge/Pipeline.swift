@@ -20,7 +20,18 @@ public final class Pipeline {
     /// Receives lines and the topic they belong to: one or more complete lines, separated by
     /// newlines, without a newline after the last (a gesture line, or the touch lines of one event).
     /// The bytes are valid only during the call: copy what you keep.
-    public var onLines: ((Topics, UnsafeBufferPointer<UInt8>) -> Void)?
+    public var onLines: ((Topics, UnsafeBufferPointer<UInt8>) -> Void)? {
+        get { linesCallback?.takeUnretainedValue().call }
+        set { linesCallback = callbacks.keep(newValue.map(LinesCallback.init)) }
+    }
+    /// `onLines`, called for every gesture line and every event's touch lines without counting
+    /// references (TouchCore's Callback.swift).
+    private var linesCallback: Unmanaged<LinesCallback>?
+    private var callbacks = CallbackOwner()
+    private final class LinesCallback {
+        let call: (Topics, UnsafeBufferPointer<UInt8>) -> Void
+        init(_ call: @escaping (Topics, UnsafeBufferPointer<UInt8>) -> Void) { self.call = call }
+    }
     /// Touch lines cost time: they are made only when someone wants them.
     public var wantsTouches = false
     private let log: Logger
@@ -44,23 +55,27 @@ public final class Pipeline {
     private func wire() {
         application.onWarning = { [log] in log.warning($0) }
         if log.level >= .debug { application.debugLog = { [log] in log.debug($0) } }
+        // These run on every frame and hold the pipeline without a counted reference (an unowned one
+        // is checked by a runtime call each time, and an `unowned(unsafe)` one is retained for every
+        // use): the pipeline owns the application and the scene's recognizers that keep them, and
+        // `replace(scene:)` drops both together.
+        let pipeline = Unmanaged.passUnretained(self)
         for r in scene.recognizers {
             // What kind of recognizer it is and the fixed part of its lines, decided once rather than
             // on every action.
             let fields = GestureFields(r)
-            r.addTarget { [unowned(unsafe) self] g in self.report(g, fields) }
+            r.addTarget { g in pipeline._withUnsafeGuaranteedRef { $0.report(g, fields) } }
         }
-        // These run on every frame and hold the pipeline without a checked reference (an unowned
-        // check is a runtime call each time): the pipeline owns the application and the scene's
-        // recognizers that keep them, and `replace(scene:)` drops both together.
-        application.onEvent = { [unowned(unsafe) self] e in if self.wantsTouches { self.reportTouches(e) } }
+        application.onEvent = { e in pipeline._withUnsafeGuaranteedRef { if $0.wantsTouches { $0.reportTouches(e) } } }
     }
 
     // MARK: The event queue
 
-    public func handle(_ frame: DigitizerFrame) { application.handle(frame) }
-    public func advance(to time: Double) { application.advance(to: time) }
-    public var nextDeadline: Double? { application.nextDeadline }
+    // The application is reached without retaining it (it is replaced only by `replace(scene:)`, which
+    // nothing called from these runs: a scene is replaced between wakeups, on SIGHUP or a first device).
+    public func handle(_ frame: DigitizerFrame) { Unmanaged.passUnretained(application)._withUnsafeGuaranteedRef { $0.handle(frame) } }
+    public func advance(to time: Double) { Unmanaged.passUnretained(application)._withUnsafeGuaranteedRef { $0.advance(to: time) } }
+    public var nextDeadline: Double? { Unmanaged.passUnretained(application)._withUnsafeGuaranteedRef { $0.nextDeadline } }
 
     /// Fires every pending deadline (the end of a replay).
     public func finish() {
@@ -151,7 +166,7 @@ public final class Pipeline {
 
     /// {"event":"gesture","time":T,"device":D,"recognizer":N,"type":T,"state":S,"view":V,"x":…,"y":…,"touches":N,…}
     func report(_ g: GestureRecognizer, _ fields: GestureFields) {
-        guard let onLines else { return }
+        guard let linesCallback else { return }
         // Written as fixed fragments and values (no per-key bookkeeping): this runs for every update
         // of every continuous gesture.
         writer.reset()
@@ -199,7 +214,7 @@ public final class Pipeline {
             break
         }
         writer.fragment("}")
-        writer.withBytes { onLines(.gestures, $0) }
+        writer.withBytes { bytes in linesCallback._withUnsafeGuaranteedRef { $0.call(.gestures, bytes) } }
     }
 
     private func writePan(_ pan: PanGestureRecognizer) {
@@ -220,7 +235,7 @@ public final class Pipeline {
     /// The touch lines of one event go out together, one chunk of lines. What stays the same while a
     /// touch is down (its device, id, view and tapCount, T4, T7) is written once and kept as bytes.
     func reportTouches(_ e: Event) {
-        guard let onLines else { return }
+        guard let linesCallback else { return }
         writer.reset()
         var first = true
         // A touch that changed in this event has the event's time as its timestamp (T6).
@@ -253,7 +268,7 @@ public final class Pipeline {
             if phase == .ended || phase == .cancelled { touchPartList.remove(at: parts).free() }
         }
         guard !first else { return }
-        writer.withBytes { onLines(.touches, $0) }
+        writer.withBytes { bytes in linesCallback._withUnsafeGuaranteedRef { $0.call(.touches, bytes) } }
     }
 
     /// The fixed parts of a touch's lines: `,"device":D,"id":N` and `,"view":V,"tapCount":T,"majorRadius":`,

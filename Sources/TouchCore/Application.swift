@@ -15,7 +15,13 @@ public final class Application: Responder {
     public private(set) var currentTime: Double = -Double.infinity
 
     /// Called after every event has been sent to the windows; the daemon reports touches from here.
-    public var onEvent: ((Event) -> Void)?
+    public var onEvent: ((Event) -> Void)? {
+        get { eventCallback?.takeUnretainedValue().call }
+        set { eventCallback = callbacks.keep(newValue.map(EventCallback.init)) }
+    }
+    /// `onEvent`, called on every frame without counting references (Callback.swift).
+    private var eventCallback: Unmanaged<EventCallback>?
+    private var callbacks = CallbackOwner()
 
     /// Called with a sentence whenever input had to be cleaned (see `handle(_:)`).
     public var onWarning: ((String) -> Void)?
@@ -301,7 +307,7 @@ public final class Application: Responder {
                 w.sendEvent(event)
             }
         }
-        onEvent?(event)
+        eventCallback?._withUnsafeGuaranteedRef { $0.call(event) }
     }
 
     /// Reports a cleaned input once per kind and device, so a broken device does not flood the log.

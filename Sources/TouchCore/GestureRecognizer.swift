@@ -100,7 +100,7 @@ open class GestureRecognizer: CustomStringConvertible {
     /// Adds an action, sent on every entry into began, changed, ended and cancelled, never on
     /// failed (S3). Actions run synchronously inside `Window.sendEvent` or `Application.advance(to:)` (D2).
     public final func addTarget(_ action: @escaping (GestureRecognizer) -> Void) {
-        actions.append(action)
+        actions.append(ActionCallback(action))
     }
 
     /// This recognizer may leave `possible` only after `other` fails (F1).
@@ -208,7 +208,9 @@ open class GestureRecognizer: CustomStringConvertible {
     // MARK: Environment bookkeeping (GestureEnvironment.swift)
 
     var storedState: State = .possible
-    var actions: [(GestureRecognizer) -> Void] = []
+    /// The targets' closures, each in a constant of its own object: sending an action counts no
+    /// references (Callback.swift).
+    var actions: [ActionCallback] = []
     /// F1: the recognizers this one waits for, and those waiting for this one. Neither side retains
     /// the other (a requirement does not keep a recognizer alive, and cycles are allowed); whichever
     /// goes first takes itself out of the other's list (`deinit`).
@@ -274,7 +276,8 @@ open class GestureRecognizer: CustomStringConvertible {
     }
 
     func sendActions() {
-        for action in actions { action(self) }
+        let targets = actions                       // an action may add a target
+        targets.forEachUnretained { $0.call(self) }
     }
 
     static func centroid(of touches: [Touch]) -> Point {
