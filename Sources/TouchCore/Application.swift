@@ -226,7 +226,8 @@ public final class Application: Responder {
             changed = true
         }
         guard changed else { return }           // nothing began: the storage was not taken
-        if !began.isEmpty {
+        let landed = !began.isEmpty
+        if landed {
             for t in began {
                 hitTest(t)
                 liveTouches.append(t)
@@ -235,7 +236,7 @@ public final class Application: Responder {
             beganStorage = began
             eventListStale = true
         }
-        dispatch(time: time)
+        dispatch(time: time, landed: landed)
 
         // Touches that ended or were cancelled leave after the one event they appear in (T3).
         if anyTerminal {
@@ -281,7 +282,7 @@ public final class Application: Responder {
         touch.view = nil
     }
 
-    private func dispatch(time: Double) {
+    private func dispatch(time: Double, landed: Bool) {
         event.timestamp = time
         if eventListStale {
             // The event's list has storage of its own, refilled when touches came or went. (Sharing the
@@ -294,10 +295,12 @@ public final class Application: Responder {
         event.serial = dispatchSerial
         let serial = dispatchSerial
         let event = self.event
-        liveTouches.forEachUnretained { t in
-            // A touch lives within one event object (it is replaced only when no touch is down).
-            if t.phase == .began { t.lastEvent = event }
-            t.lastEventSerial = serial
+        // Setting a number counts no references: on a frame where no finger landed this walk retains
+        // nothing. A touch lives within one event object (it is replaced only when no touch is down),
+        // which a touch takes as it begins.
+        liveTouches.forEachUnretained { $0.lastEventSerial = serial }
+        if landed {
+            liveTouches.forEachUnretained { t in if t.phase == .began { t.lastEvent = event } }
         }
         if windows.count == 1 {
             let only = windows[0]             // every touch is in the only window (hitTest)

@@ -16,8 +16,11 @@ public final class Event: CustomStringConvertible {
     /// The touches of this event in the order they began.
     public internal(set) var orderedTouches: [Touch] = []
 
-    /// While a recognizer's touches… method runs: the touches being delivered to it (E3).
-    var recognizerDelivery: (recognizer: GestureRecognizer, touches: Set<Touch>)?
+    /// While a recognizer's touches… method runs: which recognizer, and the set it was given (E3).
+    /// Neither reference is counted (the recognizer and the set outlive the call, see
+    /// `GestureEnvironment.deliverToRecognizers`): a counted pair cost six runtime calls per delivery.
+    var deliveredRecognizer: ObjectIdentifier?
+    var deliveredTouches: UnsafePointer<Set<Touch>>?
 
     init() {}
 
@@ -37,7 +40,7 @@ public final class Event: CustomStringConvertible {
     /// The touches being delivered to `gestureRecognizer` (E3): during its touches… callbacks the
     /// set it is given, otherwise the event's touches it tracks.
     public func touches(for gestureRecognizer: GestureRecognizer) -> Set<Touch> {
-        if let d = recognizerDelivery, d.recognizer === gestureRecognizer { return d.touches }
+        if let delivered = deliveredTouches, deliveredRecognizer == ObjectIdentifier(gestureRecognizer) { return delivered.pointee }
         return Set(orderedTouches.lazy.filter { t in gestureRecognizer.trackedTouches.contains { $0 === t } })
     }
 

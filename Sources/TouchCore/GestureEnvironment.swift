@@ -210,17 +210,22 @@ final class GestureEnvironment {
                     ? sharedSets[slot].set(of: touches, phase: phase, serial: nil)
                     : r.touchSets[slot].set(of: r.trackedTouches, phase: phase, serial: serial)
                 guard !set.isEmpty else { continue }
-                event.recognizerDelivery = (r, set)
-                depth += 1
-                switch phase {
-                case .began: input = "touchesBegan"; r.touchesBegan(set, with: event)
-                case .moved: input = "touchesMoved"; r.touchesMoved(set, with: event)
-                case .ended: input = "touchesEnded"; r.touchesEnded(set, with: event)
-                case .cancelled: input = "touchesCancelled"; r.touchesCancelled(set, with: event)
-                case .stationary: break
+                // `touches(for:)` reads the set through a pointer that is valid only in this call.
+                withUnsafePointer(to: set) { delivered in
+                    event.deliveredRecognizer = ObjectIdentifier(r)
+                    event.deliveredTouches = delivered
+                    depth += 1
+                    switch phase {
+                    case .began: input = "touchesBegan"; r.touchesBegan(set, with: event)
+                    case .moved: input = "touchesMoved"; r.touchesMoved(set, with: event)
+                    case .ended: input = "touchesEnded"; r.touchesEnded(set, with: event)
+                    case .cancelled: input = "touchesCancelled"; r.touchesCancelled(set, with: event)
+                    case .stationary: break
+                    }
+                    depth -= 1
+                    event.deliveredRecognizer = nil
+                    event.deliveredTouches = nil
                 }
-                depth -= 1
-                event.recognizerDelivery = nil
                 endUpdate()
             }
         }
@@ -536,16 +541,19 @@ final class GestureEnvironment {
         repeat {
             if !queue.isEmpty {
                 // In the order the work arose; actions may queue more, which runs in this pass too.
+                // The queue only grows until it is emptied below (a nested update returns at once), so
+                // it keeps each recognizer alive while its actions run: they are sent unretained.
                 var next = 0
                 while next < queue.count {
-                    let work = queue[next]
+                    let index = next
                     next += 1
-                    switch work {
-                    case .action(let r): r.sendActions()
+                    switch queue[index] {
+                    case .action(let r): Unmanaged.passUnretained(r)._withUnsafeGuaranteedRef { $0.sendActions() }
                     case .cancelViewTouches(let touches): cancelViewTouches(touches)
                     }
                 }
-                queue.removeAll(keepingCapacity: true)
+                // Usually one action: taken off the end, without the general emptying's copy loop.
+                if queue.count == 1 { queue.removeLast() } else { queue.removeAll(keepingCapacity: true) }
             }
             if gatesMayHaveOpened && !gatedTouches.isEmpty { releaseGatedTouches() }
             if mayHaveWaiters { breakRequirementDeadlocks() }

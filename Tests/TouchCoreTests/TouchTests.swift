@@ -227,6 +227,37 @@ struct TouchTests {
         #expect(checked)
     }
 
+    @Test("E3: during a recognizer's touches… call, touches(for:) is the set it was given; another recognizer's, the touches it tracks")
+    func touchesForRecognizerDuringDelivery() {
+        /// Logs, for every moved call, the ids it was given, the ids touches(for: self) answers, and
+        /// the ids touches(for: other) answers.
+        final class Probe: GestureRecognizer {
+            var log: [String] = []
+            weak var other: GestureRecognizer?
+            override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
+                func ids(_ set: Set<Touch>) -> String { set.map(\.identifier).sorted().map(String.init).joined(separator: ",") }
+                log.append("\(name!) given \(ids(touches)) own \(ids(event.touches(for: self))) other \(other.map { ids(event.touches(for: $0)) } ?? "-")")
+            }
+        }
+        let s = Scene()
+        let v = s.view("v", 0, 0, 400, 400)
+        v.isMultipleTouchEnabled = true
+        let a = s.attach(Probe(), "a", to: v), b = s.attach(Probe(), "b", to: v)
+        a.other = b
+        b.other = a
+        s.touch(1, 10, 10, at: 0)
+        s.touch(2, 100, 100, at: 0.01)
+        s.move([1: (20, 20)], at: 0.02)                 // one of the two moves: a subset is delivered
+        s.move([1: (30, 30), 2: (110, 110)], at: 0.03)  // both move
+        #expect(a.log == ["a given 1 own 1 other 1,2", "a given 1,2 own 1,2 other 1,2"])
+        #expect(b.log == ["b given 1 own 1 other 1,2", "b given 1,2 own 1,2 other 1,2"])
+        // Outside a delivery the answer is the tracked touches among the event's.
+        var outside = ""
+        s.app.onEvent = { e in outside = e.touches(for: a).map(\.identifier).sorted().map(String.init).joined(separator: ",") }
+        s.move([2: (120, 120)], at: 0.04)
+        #expect(outside == "1,2")
+    }
+
     @Test("Touches of different devices are separate; the same contact id on two devices is two touches")
     func devicesAreSeparate() {
         let s = Scene()
