@@ -130,11 +130,11 @@ public final class Pipeline {
 
     /// The parts of a recognizer's gesture lines that do not change from one line to the next:
     /// its kind, and `,"recognizer":N,"type":T,"state":"` and `","view":V` as bytes (the view's
-    /// name is checked on every line, and the bytes remade if it changed).
+    /// `nameVersion` is checked on every line, and the bytes remade if it changed).
     final class GestureFields {
         let kind: Kind
         let recognizerAndType: LinePiece
-        private(set) var viewName: String?
+        private(set) var viewNameVersion: Int?
         private(set) var view = LinePiece([])
 
         init(_ g: GestureRecognizer) {
@@ -146,7 +146,7 @@ public final class Pipeline {
             w.fragment(kind.typeName)
             w.fragment(#"","state":""#)
             recognizerAndType = LinePiece(w.bytes)
-            update(viewName: g.view?.name)
+            update(g)
         }
 
         deinit {
@@ -154,11 +154,11 @@ public final class Pipeline {
             view.free()
         }
 
-        func update(viewName name: String?) {
-            viewName = name
+        func update(_ g: GestureRecognizer) {
+            viewNameVersion = g.viewNameVersion
             var w = JSONWriter(capacity: 128)
             w.fragment(#"","view":"#)
-            if let name { w.string(name) } else { w.null() }
+            if let name = g.view?.name { w.string(name) } else { w.null() }
             view.free()
             view = LinePiece(w.bytes)
         }
@@ -176,8 +176,7 @@ public final class Pipeline {
         if let d = g.gestureTouches.first?.device { writer.int(d) } else { writer.null() }
         writer.raw(fields.recognizerAndType.bytes)
         writer.fragment(Pipeline.stateName(g))
-        let viewName = g.view?.name
-        if viewName != fields.viewName { fields.update(viewName: viewName) }
+        if g.viewNameVersion != fields.viewNameVersion { fields.update(g) }
         writer.raw(fields.view.bytes)
         let kind = fields.kind
         let p = g.location(in: nil)
@@ -214,7 +213,8 @@ public final class Pipeline {
             break
         }
         writer.fragment("}")
-        writer.withBytes { bytes in linesCallback._withUnsafeGuaranteedRef { $0.call(.gestures, bytes) } }
+        let bytes = writer.unsafeBytes                  // the callback copies what it keeps (`onLines`)
+        linesCallback._withUnsafeGuaranteedRef { $0.call(.gestures, bytes) }
     }
 
     private func writePan(_ pan: PanGestureRecognizer) {
@@ -268,14 +268,16 @@ public final class Pipeline {
             if phase == .ended || phase == .cancelled { touchPartList.remove(at: parts).free() }
         }
         guard !first else { return }
-        writer.withBytes { bytes in linesCallback._withUnsafeGuaranteedRef { $0.call(.touches, bytes) } }
+        let bytes = writer.unsafeBytes
+        linesCallback._withUnsafeGuaranteedRef { $0.call(.touches, bytes) }
     }
 
     /// The fixed parts of a touch's lines: `,"device":D,"id":N` and `,"view":V,"tapCount":T,"majorRadius":`,
     /// kept one after the other in one piece (one allocation a touch).
     private struct TouchParts {
         var identifier: Int
-        var viewName: String?
+        /// The `nameVersion` of the view the bytes were made with (nil: no view).
+        var viewNameVersion: Int?
         var pieces: LinePiece
         /// Where `viewAndTaps` starts in `pieces`.
         var split: Int
@@ -291,21 +293,21 @@ public final class Pipeline {
     /// The position of `t`'s parts in `touchPartList`, made (or remade, if its view was renamed) as needed.
     @inline(__always)
     private func touchParts(for t: Touch) -> Int {
-        let viewName = t.view?.name
+        let viewNameVersion = t.view?.nameVersion
         let id = t.identifier
         var i = 0
         while i < touchPartList.count {
             if touchPartList[i].identifier == id {
-                if touchPartList[i].viewName == viewName { return i }
+                if touchPartList[i].viewNameVersion == viewNameVersion { return i }
                 break
             }
             i += 1
         }
-        return makeTouchParts(for: t, viewName: viewName, replacing: i < touchPartList.count ? i : nil)
+        return makeTouchParts(for: t, replacing: i < touchPartList.count ? i : nil)
     }
 
     @inline(never)
-    private func makeTouchParts(for t: Touch, viewName: String?, replacing old: Int?) -> Int {
+    private func makeTouchParts(for t: Touch, replacing old: Int?) -> Int {
         if let old { touchPartList.remove(at: old).free() }
         if touchPartList.count >= 64 {                                      // touches whose end went unreported
             for p in touchPartList.prefix(32) { p.free() }
@@ -321,12 +323,12 @@ public final class Pipeline {
         partsWriter.int(t.identifier)
         let split = partsWriter.count
         partsWriter.fragment(#","view":"#)
-        if let viewName { partsWriter.string(viewName) } else { partsWriter.null() }
+        if let viewName = t.view?.name { partsWriter.string(viewName) } else { partsWriter.null() }
         partsWriter.fragment(#","tapCount":"#)
         partsWriter.int(t.tapCount)
         partsWriter.fragment(#","majorRadius":"#)
         let pieces = partsWriter.withBytes { LinePiece($0) }
-        touchPartList.append(TouchParts(identifier: t.identifier, viewName: viewName, pieces: pieces, split: split))
+        touchPartList.append(TouchParts(identifier: t.identifier, viewNameVersion: t.view?.nameVersion, pieces: pieces, split: split))
         return touchPartList.count - 1
     }
 

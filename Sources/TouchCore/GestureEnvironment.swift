@@ -17,7 +17,8 @@
 /// - after its touches have all ended, no recognizer is left in possible without a timer or a
 ///   requirement to wait for.
 final class GestureEnvironment {
-    unowned let window: Window
+    /// Set by the window as it is made (`Window.init`), which owns the environment.
+    unowned var window: Window!
     /// The clock: the timestamp of the event or timer being processed.
     var time: Double = 0
     var debugLog: ((String) -> Void)?
@@ -64,9 +65,7 @@ final class GestureEnvironment {
         case cancelViewTouches([Touch])
     }
 
-    init(window: Window) {
-        self.window = window
-    }
+    init() {}
 
     /// The phases delivered to recognizers, in delivery order (D1.2).
     static let deliveredPhases: [Touch.Phase] = [.began, .moved, .ended, .cancelled]

@@ -81,7 +81,16 @@ open class GestureRecognizer: CustomStringConvertible {
 
     /// The view the recognizer is attached to. Not retained (the view owns its recognizers); the view
     /// clears it when it goes away (`View.deinit`).
-    public internal(set) unowned(unsafe) var view: View?
+    public internal(set) var view: View? {
+        get { viewReference?.takeUnretainedValue() }
+        set { viewReference = newValue.map(Unmanaged.passUnretained) }
+    }
+    /// `view`, kept as an uncounted reference: reading an `unowned(unsafe)` one makes a counted copy.
+    private var viewReference: Unmanaged<View>?
+
+    /// The view's `nameVersion` (nil without a view), read without counting references: the daemon
+    /// looks at it on every line it writes.
+    public final var viewNameVersion: Int? { viewReference?._withUnsafeGuaranteedRef { $0.nameVersion } }
 
     /// When the gesture is recognized or begins, the view's touches are cancelled (C1). Default true.
     public final var cancelsTouchesInView = true
@@ -292,26 +301,32 @@ open class GestureRecognizer: CustomStringConvertible {
         return sum / Double(touches.count)
     }
 
-    /// The window the gesture happens in: its touches', else its view's.
-    private var referenceWindow: Window? { trackedTouches.first?.window ?? view?.window }
+    /// Calls `body` with the window the gesture happens in: its touches', else its view's. A tracked
+    /// touch's window is passed without counting references (locations, translations and velocities
+    /// are worked out for every line the daemon writes); the touch keeps it.
+    private func withReferenceWindow<R>(_ body: (Window?) -> R) -> R {
+        if let window = trackedTouches.first?.windowReference { return window._withUnsafeGuaranteedRef(body) }
+        return body(view?.window)
+    }
 
     /// A screen point (the touches' space) in `view`'s space (nil: the window's).
     func screenToView(_ p: Point, _ view: View?) -> Point {
-        View.convertFromScreen(p, window: referenceWindow, to: view)
+        withReferenceWindow { View.convertFromScreen(p, window: $0, to: view) }
     }
 
     /// A screen-space displacement in `view`'s space (nil: the window's): for translation and velocity.
     func screenVectorToView(_ v: Point, _ view: View?) -> Point {
-        let window = referenceWindow
-        // G4: a displacement turns with the linear part only; into an untransformed window it is the
-        // same vector (the daemon's case: every line is in window coordinates).
-        if let window, view == nil || view === window, window.transform.isIdentity { return v }
-        return View.convertFromScreen(v, window: window, to: view) - View.convertFromScreen(.zero, window: window, to: view)
+        withReferenceWindow { window in
+            // G4: a displacement turns with the linear part only; into an untransformed window it is the
+            // same vector (the daemon's case: every line is in window coordinates).
+            if let window, view == nil || view === window, window.transform.isIdentity { return v }
+            return View.convertFromScreen(v, window: window, to: view) - View.convertFromScreen(.zero, window: window, to: view)
+        }
     }
 
     /// A point in `view`'s space (nil: the window's) in screen points.
     func viewToScreen(_ p: Point, _ view: View?) -> Point {
-        View.convertToScreen(p, window: referenceWindow, from: view)
+        withReferenceWindow { View.convertToScreen(p, window: $0, from: view) }
     }
 
     /// A displacement in `view`'s space (nil: the window's) in screen points.

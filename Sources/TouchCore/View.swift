@@ -5,7 +5,19 @@
 /// superview, and `transform` turns and scales about that middle. `frame` is derived (G1).
 open class View: Responder, CustomStringConvertible {
     /// A name for logs, scene files and the socket protocol ("view" field).
-    public final var name: String?
+    public final var name: String? {
+        didSet { nameVersion = View.newNameVersion() }
+    }
+
+    /// A number that changes whenever `name` is set, and that no two views share: whoever keeps bytes
+    /// made from a view's name (the daemon's lines) compares this number on every line instead of the
+    /// string, which costs no counted reference.
+    public private(set) final var nameVersion = View.newNameVersion()
+    nonisolated(unsafe) private static var nameVersions = 0
+    private static func newNameVersion() -> Int {
+        nameVersions += 1
+        return nameVersions
+    }
 
     /// The view's own coordinate space; changing `origin` scrolls the subviews (G3).
     public final var bounds: Rect

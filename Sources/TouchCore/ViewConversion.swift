@@ -91,6 +91,7 @@ extension View {
 
     /// Screen points (where digitizers report and windows are placed) → `window` → `view`'s bounds
     /// space (nil: the window's own). Without a window, `view`'s root stands in for it.
+    @inline(__always)       // a static method of a class called out of line needs the class's metadata first
     static func convertFromScreen(_ p: Point, window: Window?, to view: View?) -> Point {
         guard let window else { return view?.convert(p, from: nil) ?? p }
         let inWindow = window.convertFromSuperview(p)

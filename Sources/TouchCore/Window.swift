@@ -5,8 +5,14 @@ open class Window: View {
     /// this when it goes away).
     public internal(set) unowned(unsafe) var application: Application?
 
-    /// UIKit's gesture environment for this window (GestureEnvironment.swift).
-    lazy var environment = GestureEnvironment(window: self)
+    /// UIKit's gesture environment for this window (GestureEnvironment.swift). A constant, made with
+    /// the window: every event reads it, and a lazy one is a call and a counted copy each time.
+    let environment = GestureEnvironment()
+
+    public override init(frame: Rect) {
+        super.init(frame: frame)
+        environment.window = self
+    }
 
     /// Recognizers still taking part in a sequence hold the environment; they let go of it here.
     deinit {
