@@ -13,6 +13,17 @@ given share of the frames, and which functions hold them.
     scripts/callsites.py cg.out FRAMES [--share 0.5] [--by-caller 20]
 
 FRAMES is the number of frames played (the bench prints it).
+
+With --dumps, PROFILE is the prefix of a profile dumped once per frame (`--dump-before=` at
+`Application.handle`, files PROFILE.1, PROFILE.2, ...) and the figure is the distinct call sites of each
+frame, median over the frames (the first two and the last are set-up and tear-down) -- what a wakeup
+pays after a context switch. The daemon itself, one frame a wakeup (the burst paced at 60 Hz so that it
+keeps up under callgrind), with a client on every topic:
+
+    valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file=cg.out \
+        --dump-before='$s9TouchCore11ApplicationC6handleyyAA14DigitizerFrameVF' \
+        .build/release/touchbridged --no-devices --replay BURST-PACED-60HZ --replay-desc DESC --socket S
+    scripts/callsites.py --dumps cg.out
 """
 import argparse
 import collections
@@ -70,13 +81,41 @@ def call_sites(path):
     return sites, target, caller
 
 
+def per_frame(prefix, callers):
+    """Distinct call sites per frame from per-frame dumps: the median, and the mean per caller."""
+    import glob
+    files = sorted(glob.glob(prefix + ".*"), key=lambda p: int(p.rsplit(".", 1)[1]) if p.rsplit(".", 1)[1].isdigit() else -1)
+    files = [f for f in files if f.rsplit(".", 1)[1].isdigit()][2:-1]
+    if not files:
+        raise SystemExit("no per-frame dumps {}.N".format(prefix))
+    arc = re.compile(r"retain|release|unownedRetainStrong")
+    counts, arcs, by_caller = [], [], collections.Counter()
+    for f in files:
+        sites, target, caller = call_sites(f)
+        counts.append(len(sites))
+        arcs.append(sum(1 for a in sites if arc.search(target[a] or "")))
+        by_caller.update(caller[a] for a in sites)
+    counts.sort()
+    arcs.sort()
+    print("{} frames: distinct call sites a frame, median {} ({} of them reference counting)".format(
+        len(files), counts[len(counts) // 2], arcs[len(arcs) // 2]))
+    for name, n in by_caller.most_common(callers):
+        print("{:6.1f}  {}".format(n / len(files), demangle(name)[:110]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("profile")
-    ap.add_argument("frames", type=float)
+    ap.add_argument("frames", type=float, nargs="?")
     ap.add_argument("--share", type=float, default=0.5, help="executed in at least this share of the frames")
     ap.add_argument("--by-caller", type=int, default=15, help="how many calling functions to list")
+    ap.add_argument("--dumps", action="store_true", help="PROFILE is the prefix of per-frame dumps")
     args = ap.parse_args()
+    if args.dumps:
+        per_frame(args.profile, args.by_caller)
+        return
+    if args.frames is None:
+        ap.error("FRAMES is needed without --dumps")
     sites, target, caller = call_sites(args.profile)
     hot = {a: c for a, c in sites.items() if c >= args.share * args.frames}
     arc = re.compile(r"retain|release|unownedRetainStrong")
