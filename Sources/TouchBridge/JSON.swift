@@ -270,7 +270,7 @@ struct LinePiece {
 public struct JSONWriter {
     /// A class, so that copies of the writer share nothing surprising (see `bytes`).
     private let storage: ByteBuffer
-    /// `storage` again, uncounted: `withBytes` hands out the bytes without retaining it.
+    /// `storage` again, uncounted: `unsafeBytes` hands out the bytes without retaining it.
     private let storageReference: Unmanaged<ByteBuffer>
     /// Nesting: whether the current object or array needs a comma before its next member (bit per level).
     private var commas: UInt64 = 0
