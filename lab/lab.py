@@ -382,17 +382,67 @@ def end_stream(lines, down, path):
         f.writelines(lines)
 
 
+BURST_DEVICE = """# EVEMU 1.3
+# The lab's stand-in for the five-finger burst's touchscreen: positions, pressure and touch major per
+# contact, and the single-touch axes the kernel keeps for the oldest contact (pointer emulation).
+N: Touchscreen (lab stand-in for the five-finger burst)
+I: 0018 0000 0000 0000
+P: 02 00 00 00 00 00 00 00
+B: 00 0b 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 04 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 02 00 00 00 00 00 00 00 00
+B: 03 03 00 00 01 00 80 61 06
+B: 04 00 00 00 00 00 00 00 00
+B: 05 00 00 00 00 00 00 00 00
+B: 11 00 00 00 00 00 00 00 00
+B: 12 00 00 00 00 00 00 00 00
+B: 14 00 00 00 00 00 00 00 00
+B: 15 00 00 00 00 00 00 00 00
+B: 15 00 00 00 00 00 00 00 00
+A: 00 0 799 0 0 0
+A: 01 0 479 0 0 0
+A: 18 0 255 0 0 0
+A: 2f 0 9 0 0 0
+A: 30 0 255 0 0 0
+A: 35 0 799 0 0 0
+A: 36 0 479 0 0 0
+A: 39 0 65535 0 0 0
+A: 3a 0 255 0 0 0
+"""
+
+
 def standin_burst(workdir):
     """The shape of Chromium OS's burst (837 frames, every event at one timestamp, 33 touch sequences):
     five fingers land in the first frames and move together for most of the stream, both axes; then
     two of them tap quickly (5-8 frames down, 2-5 up) while the others lift. A frame carries only what
-    changed, as the kernel sends it."""
-    desc = device_header(workdir, "burst")
+    changed, as the kernel sends it, and what that device sends: each contact's pressure (changing in
+    about half the frames it moves) and touch major (a third), and the oldest contact again on the
+    single-touch axes (ABS_X, ABS_Y, ABS_PRESSURE) -- some 17 events a frame, as in the real burst."""
+    desc = os.path.join(workdir, "burst.desc")
+    with open(desc, "w") as f:
+        f.write(BURST_DEVICE)
     events = os.path.join(workdir, "burst.events")
     rand = Lcg().below
+    # Pressure and touch major come from a stream of their own: the fingers move and tap as they did
+    # before the stand-in carried them (the same gestures: a pan, as on the real burst).
+    wobble = Lcg(7).below
     lines, tid = [], 100
     pos = [[150 + 120 * s, 240 + 20 * (s % 2)] for s in range(5)]
+    pressure = [40 + 5 * s for s in range(5)]
+    major = [80] * 5
     down = [None] * 5
+    landed = [0] * 5           # when each finger landed: the oldest one drives the single-touch axes
     plan = {}                  # frame -> list of (slot, "down" | "up")
     for s in range(5):
         plan.setdefault(s, []).append((s, "down"))
@@ -407,15 +457,19 @@ def standin_burst(workdir):
             f += 5 + rand(4)
             plan.setdefault(f, []).append((s, "up"))
             f += 2 + rand(4)
+    emulated = [None, None, None]   # what ABS_X, ABS_Y, ABS_PRESSURE last said
     for frame in range(837):
         for s, what in plan.get(frame, []):
             lines.append("E: 1.000000 0003 002f {}\n".format(s))
             if what == "down":
                 tid += 1
                 down[s] = tid
+                landed[s] = frame
                 lines.append("E: 1.000000 0003 0039 {}\n".format(tid))
                 lines.append("E: 1.000000 0003 0035 {}\n".format(pos[s][0]))
                 lines.append("E: 1.000000 0003 0036 {}\n".format(pos[s][1]))
+                lines.append("E: 1.000000 0003 003a {}\n".format(pressure[s]))
+                lines.append("E: 1.000000 0003 0030 {}\n".format(major[s]))
             else:
                 down[s] = None
                 lines.append("E: 1.000000 0003 0039 -1\n")
@@ -429,6 +483,19 @@ def standin_burst(workdir):
                 lines.append("E: 1.000000 0003 0035 {}\n".format(pos[s][0]))
             if dy:
                 lines.append("E: 1.000000 0003 0036 {}\n".format(pos[s][1]))
+            if wobble(9) < 5:
+                pressure[s] = min(255, max(1, pressure[s] + wobble(5) - 2))
+                lines.append("E: 1.000000 0003 003a {}\n".format(pressure[s]))
+            if wobble(3) == 0:
+                major[s] = min(255, max(1, major[s] + 4 * (wobble(3) - 1)))
+                lines.append("E: 1.000000 0003 0030 {}\n".format(major[s]))
+        live = [s for s in range(5) if down[s] is not None]
+        if live:
+            oldest = min(live, key=lambda s: (landed[s], s))
+            for i, (code, value) in enumerate((("0000", pos[oldest][0]), ("0001", pos[oldest][1]), ("0018", pressure[oldest]))):
+                if emulated[i] != value:
+                    emulated[i] = value
+                    lines.append("E: 1.000000 0003 {} {}\n".format(code, value))
         lines.append("E: 1.000000 0000 0000 0\n")
     end_stream(lines, down, events)
     return events, desc
