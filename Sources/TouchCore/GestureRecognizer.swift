@@ -206,10 +206,9 @@ open class GestureRecognizer: CustomStringConvertible {
 
     /// The clock of the gesture environment: the timestamp of the event or timer being processed.
     public final var currentTime: Double {
-        // The participating environment's clock is read in place (through `environment` the reference
-        // is retained and released on every read: this runs for every line).
-        if let participating = participatingEnvironment { return participating.time }
-        return environment?.time ?? 0
+        // `environment`'s two sources read in place (through `environment` the reference is retained
+        // and released on every read: this runs for every line).
+        participatingEnvironment?.time ?? view?.window?.environment.time ?? 0
     }
 
     open var description: String {
