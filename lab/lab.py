@@ -422,20 +422,27 @@ A: 3a 0 255 0 0 0
 """
 
 
+def reflect(value, low, high):
+    """`value` kept within [low, high] by turning back at either end, so that it always changes."""
+    return low + (low - value) if value < low else high - (value - high) if value > high else value
+
+
 def standin_burst(workdir):
     """The shape of Chromium OS's burst (837 frames, every event at one timestamp, 33 touch sequences):
     five fingers land in the first frames and move together for most of the stream, both axes; then
     two of them tap quickly (5-8 frames down, 2-5 up) while the others lift. A frame carries only what
     changed, as the kernel sends it, and what that device sends: each contact's pressure (changing in
     about half the frames it moves) and touch major (a third), and the oldest contact again on the
-    single-touch axes (ABS_X, ABS_Y, ABS_PRESSURE) -- some 17 events a frame, as in the real burst."""
+    single-touch axes (ABS_X, ABS_Y, ABS_PRESSURE) -- 16.7 events a frame as readers get them, after
+    the kernel drops values it already holds (the real burst: 17.8; each finger reports in 93 % of
+    the frames it is down, and moves, presses and widens as often as there)."""
     desc = os.path.join(workdir, "burst.desc")
     with open(desc, "w") as f:
         f.write(BURST_DEVICE)
     events = os.path.join(workdir, "burst.events")
     rand = Lcg().below
-    # Pressure and touch major come from a stream of their own: the fingers move and tap as they did
-    # before the stand-in carried them (the same gestures: a pan, as on the real burst).
+    # Pressure and touch major come from a stream of their own, so the fingers' motion and taps do not
+    # depend on them (the gestures: a pan, as on the real burst, then two-finger taps).
     wobble = Lcg(7).below
     lines, tid = [], 100
     pos = [[150 + 120 * s, 240 + 20 * (s % 2)] for s in range(5)]
@@ -473,21 +480,25 @@ def standin_burst(workdir):
             else:
                 down[s] = None
                 lines.append("E: 1.000000 0003 0039 -1\n")
+        # The hand sweeps right and back (120 frames each way) while it wanders up and down, so no
+        # finger reaches the panel's edge: a value the kernel already holds would be filtered out
+        # (input_handle_abs_event) and readers would get fewer events than the file says.
+        sweep = 1 if (frame // 120) % 2 == 0 else -1
         for s in range(5):
-            if down[s] is None or any(p[0] == s for p in plan.get(frame, [])) or rand(4) == 0:
-                continue       # a finger that did not move this frame sends nothing
-            dx, dy = rand(5) - 1, rand(5) - 2
+            if down[s] is None or any(p[0] == s for p in plan.get(frame, [])) or rand(14) == 0:
+                continue       # a finger that did not move this frame sends nothing (7 %, as on the real burst)
+            dx, dy = rand(5) - 2 + sweep, rand(5) - 2
             pos[s] = [min(799, max(0, pos[s][0] + dx)), min(479, max(0, pos[s][1] + dy))]
             lines.append("E: 1.000000 0003 002f {}\n".format(s))
             if dx:
                 lines.append("E: 1.000000 0003 0035 {}\n".format(pos[s][0]))
             if dy:
                 lines.append("E: 1.000000 0003 0036 {}\n".format(pos[s][1]))
-            if wobble(9) < 5:
-                pressure[s] = min(255, max(1, pressure[s] + wobble(5) - 2))
+            if wobble(9) < 5:          # pressure changes in 55 % of a finger's reports, touch major in a third
+                pressure[s] = reflect(pressure[s] + 2 * wobble(2) - 1, 20, 120)
                 lines.append("E: 1.000000 0003 003a {}\n".format(pressure[s]))
             if wobble(3) == 0:
-                major[s] = min(255, max(1, major[s] + 4 * (wobble(3) - 1)))
+                major[s] = reflect(major[s] + 8 * wobble(2) - 4, 40, 200)
                 lines.append("E: 1.000000 0003 0030 {}\n".format(major[s]))
         live = [s for s in range(5) if down[s] is not None]
         if live:
@@ -702,8 +713,10 @@ def measure_cpu(binaries, workdir, compare=None):
     # The stress stream plays on the same device: its coordinates and five slots fit either panel.
     drumming = paced_recording(drumming_recording(workdir)[0], workdir, 240)
     every = ("gestures", "touches", "devices")
-    streams = [("paced at 240 Hz", every, paced, 2), ("unpaced burst", every, events, 5),
-               ("paced at 240 Hz, a client on gestures only", ("gestures",), paced, 2),
+    # Plays: the paced streams run for 21 s (six plays, 5,022 frames) and 14 s, so that a few seconds
+    # of the shared host being busier do not decide the ratio.
+    streams = [("paced at 240 Hz", every, paced, 6), ("unpaced burst", every, events, 5),
+               ("paced at 240 Hz, a client on gestures only", ("gestures",), paced, 4),
                ("five fingers drumming (stress: a touch lands or lifts in most frames), paced at 240 Hz", every, drumming, 1)]
     d = Daemon(binaries, workdir)
     # --compare DIR: another build of the daemon on the same device at the same time, for an A/B
@@ -769,7 +782,7 @@ def measure_cpu(binaries, workdir, compare=None):
         reader = PipeReader(piped.stdout)
         c = RawClient(d.socket, every)
         time.sleep(0.5)
-        _, _, _, _, touch_lines, our_run, their_run = cpu_on(d, c, dev, piped, paced, 2, [reader])
+        _, _, _, _, touch_lines, our_run, their_run = cpu_on(d, c, dev, piped, paced, 4, [reader])
         c.sock.close()
         print("MEASURE cpu seconds, paced at 240 Hz, libinput's lines read through a pipe (like for like): touchbridged {:.3f}, "
               "libinput debug-events {:.3f}, ratio {:.2f} (scheduler run time; {} touch lines read by the daemon's client, "
@@ -788,12 +801,52 @@ def measure_cpu(binaries, workdir, compare=None):
             other.stop()
 
 
+def measure_wakeup(binaries, workdir):
+    """What handing a client its lines costs, taken apart (BENCHMARKS.md; run only when asked:
+    --check wakeup): the floor reader (lab/floor.c) on the paced burst, several side by side, sending
+    730 bytes a wakeup to a child blocked in read(2), to a child that never waits on the socket (the
+    write wakes no one), and pinned with the child on its own CPU or on the other one. Reported, not
+    judged."""
+    floor_bin = os.path.join(binaries, "evdev-floor")
+    if not os.path.exists(floor_bin):
+        return report("wakeup: the floor reader (lab/floor.c) was built", False, "no " + floor_bin)
+    events, desc = burst_recording(workdir)
+    paced = paced_recording(events, workdir, 240)
+    dev = Device(desc)
+    try:
+        cpus = os.cpu_count() or 1
+        groups = [[("no send", ["0"]), ("a reader that waits", ["730", "read"]), ("a reader that never waits", ["730", "lazy"])]]
+        for cpu in range(min(cpus, 2)):
+            other = str((cpu + 1) % cpus)
+            groups.append([("no send, cpu {}".format(cpu), ["0", "read", str(cpu), str(cpu)]),
+                           ("a reader that waits on the same cpu", ["730", "read", str(cpu), str(cpu)]),
+                           ("a reader that waits on the other cpu", ["730", "read", str(cpu), other]),
+                           ("a reader that never waits", ["730", "lazy", str(cpu), str(cpu)])])
+        for group in groups:
+            procs = [(name, subprocess.Popen([floor_bin, dev.node] + argv)) for name, argv in group]
+            time.sleep(1.0)
+            before = [(runtime(p.pid), wakeups(p.pid)) for _, p in procs]
+            for _ in range(4):
+                dev.play(paced)
+            time.sleep(0.5)
+            after = [(runtime(p.pid), wakeups(p.pid)) for _, p in procs]
+            print("MEASURE wakeup, the floor reader on the paced burst: " + "; ".join(
+                "{} {:.3f} s ({} wakeups)".format(name, b[0] - a[0], b[1] - a[1])
+                for (name, _), a, b in zip(procs, before, after)), flush=True)
+            for _, p in procs:
+                p.terminate()
+                p.wait(5)
+            subprocess.run(["pkill", "-f", floor_bin])      # the children
+    finally:
+        dev.remove()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True, help="directory with touchbridged and touchbridgectl")
     parser.add_argument("--only", help="run only the recordings whose name contains this")
     parser.add_argument("--check", help="run only this one of the other checks (devices command, removal, SYN_DROPPED, "
-                                        "permission, two screens, cpu)")
+                                        "permission, two screens, cpu; wakeup only when asked)")
     parser.add_argument("--compare", help="with --check cpu: a directory with another touchbridged build, measured alongside")
     args = parser.parse_args()
     subprocess.run(["modprobe", "uinput"], check=True)
@@ -805,6 +858,8 @@ def main():
                    ("removal", lambda w: check_removal(args.bin, w)), ("SYN_DROPPED", lambda w: check_syn_dropped(args.bin, w)),
                    ("permission", lambda w: check_unopenable(args.bin, w)), ("two screens", lambda w: check_two_screens(args.bin, w)),
                    ("cpu", lambda w: measure_cpu(args.bin, w, args.compare))]
+        if args.check == "wakeup":                      # only when asked
+            checks.append(("wakeup", lambda w: measure_wakeup(args.bin, w)))
         checks = [c for c in checks if not args.check or c[0] == args.check]
     for name, check in checks:
         # Unix sockets cannot live on the host's shared filesystem: use the guest's own tmpfs.

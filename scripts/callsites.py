@@ -17,11 +17,12 @@ FRAMES is the number of frames played (the bench prints it).
 With --dumps, PROFILE is the prefix of a profile dumped once per frame (`--dump-before=` at
 `Application.handle`, files PROFILE.1, PROFILE.2, ...) and the figure is the distinct call sites of each
 frame, median over the frames (the first two and the last are set-up and tear-down) -- what a wakeup
-pays after a context switch. The daemon itself, one frame a wakeup (the burst paced at 60 Hz so that it
-keeps up under callgrind), with a client on every topic:
+pays after a context switch -- and the lookups they make: returns, calls to another page and (with
+--collect-jumps=yes) jumps taken to another page. The daemon itself, one frame a wakeup (the burst
+paced at 60 Hz so that it keeps up under callgrind), with a client on every topic:
 
-    valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file=cg.out \
-        --dump-before='$s9TouchCore11ApplicationC6handleyyAA14DigitizerFrameVF' \
+    valgrind --tool=callgrind --dump-instr=yes --collect-jumps=yes --callgrind-out-file=cg.out \\
+        --dump-before='$s9TouchCore11ApplicationC6handleyyAA14DigitizerFrameVF' \\
         .build/release/touchbridged --no-devices --replay BURST-PACED-60HZ --replay-desc DESC --socket S
     scripts/callsites.py --dumps cg.out
 """
@@ -39,12 +40,25 @@ def demangle(name):
         return name
 
 
-def call_sites(path):
-    """Call count, callee and caller per call instruction address (callgrind --dump-instr=yes)."""
+def call_sites(path, transfers=None):
+    """Call count, callee and caller per call instruction address (callgrind --dump-instr=yes).
+
+    With `transfers` (a set), also collects the control transfers that qemu cannot chain -- each one
+    a jump-cache lookup in a cold frame: every call site's return (the call sites themselves), every
+    call to a function on another 4 KiB page, and, when the profile has them (--collect-jumps=yes),
+    every jump taken to another page. Each is added as (kind, source address)."""
     names, sites, target, caller = {}, collections.Counter(), {}, {}
-    fn = cfn = pending = None
+    fn = cfn = pending = jump = None
     last = 0
     header = re.compile(r"^(c?fn)=\((\d+)\)(?: (.*))?$")
+
+    def position(tok, base):
+        if tok.startswith("0x"):
+            return int(tok, 16)
+        if tok[0] in "+-":
+            return base + int(tok)
+        return base if tok == "*" else None
+
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip("\n")
@@ -59,25 +73,33 @@ def call_sites(path):
                     fn = idx
                 continue
             if line.startswith("calls="):
-                pending = int(line.split("=")[1].split()[0])
+                count, to = line.split("=")[1].split()[:2]
+                pending = (int(count), position(to, last))
+                continue
+            if line.startswith(("jump=", "jcnd=")):
+                # jump=COUNT TARGET, jcnd=TAKEN/EXECUTED TARGET; the next line is the jump itself.
+                fields = line.split("=")[1].split()
+                taken = int(fields[0].split("/")[0])
+                jump = position(fields[1], last) if taken else None
                 continue
             if not line or line[0] not in "0123456789+-*":
                 continue
-            tok = line.split()[0]
-            if tok.startswith("0x"):
-                addr = int(tok, 16)
-            elif tok[0] in "+-":
-                addr = last + int(tok)
-            elif tok == "*":
-                addr = last
-            else:
+            addr = position(line.split()[0], last)
+            if addr is None:
                 continue
             last = addr
             if pending is not None:                 # the cost line after calls= is the call's own address
-                sites[addr] += pending
+                count, to = pending
+                sites[addr] += count
                 target[addr] = names.get(cfn, cfn)
                 caller[addr] = names.get(fn, fn)
+                if transfers is not None and to is not None and to >> 12 != addr >> 12:
+                    transfers.add(("call", addr))
                 pending = None
+            elif jump is not None:
+                if transfers is not None and jump >> 12 != addr >> 12:
+                    transfers.add(("jump", addr))
+                jump = None
     return sites, target, caller
 
 
@@ -89,16 +111,23 @@ def per_frame(prefix, callers):
     if not files:
         raise SystemExit("no per-frame dumps {}.N".format(prefix))
     arc = re.compile(r"retain|release|unownedRetainStrong")
-    counts, arcs, by_caller = [], [], collections.Counter()
+    counts, arcs, calls, jumps, by_caller = [], [], [], [], collections.Counter()
     for f in files:
-        sites, target, caller = call_sites(f)
+        transfers = set()
+        sites, target, caller = call_sites(f, transfers)
         counts.append(len(sites))
         arcs.append(sum(1 for a in sites if arc.search(target[a] or "")))
+        calls.append(sum(1 for kind, _ in transfers if kind == "call"))
+        jumps.append(sum(1 for kind, _ in transfers if kind == "jump"))
         by_caller.update(caller[a] for a in sites)
-    counts.sort()
-    arcs.sort()
+    for figures in (counts, arcs, calls, jumps):
+        figures.sort()
+    middle = len(files) // 2
     print("{} frames: distinct call sites a frame, median {} ({} of them reference counting)".format(
-        len(files), counts[len(counts) // 2], arcs[len(arcs) // 2]))
+        len(files), counts[middle], arcs[middle]))
+    print("lookups a frame (what qemu cannot chain), median {}: {} returns, {} calls to another page, {} jumps "
+          "taken to another page{}".format(counts[middle] + calls[middle] + jumps[middle], counts[middle], calls[middle],
+                                           jumps[middle], "" if any(jumps) else " (profile without --collect-jumps=yes)"))
     for name, n in by_caller.most_common(callers):
         print("{:6.1f}  {}".format(n / len(files), demangle(name)[:110]))
 
