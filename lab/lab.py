@@ -724,8 +724,9 @@ def measure_cpu(binaries, workdir, compare=None):
     """Benchmark figure (README, BENCHMARKS.md): CPU seconds of touchbridged and of libinput debug-events
     (output to /dev/null) while both read the same replayed device: the five-finger burst paced at 240 Hz,
     as a panel delivers it, and as fast as evemu-play can write it, with a client on gestures, touches
-    and devices (touch lines are what debug-events prints); paced with a client on gestures only; and
-    the drumming stress stream, paced. Reported, not judged."""
+    and devices (touch lines are what debug-events prints); paced with a client on gestures only; the
+    drumming stress stream, paced; and the paced burst with a client that polls instead of waiting.
+    Reported, not judged."""
     events, desc = burst_recording(workdir)
     paced = paced_recording(events, workdir, 240)
     # The stress stream plays on the same device: its coordinates and five slots fit either panel.
