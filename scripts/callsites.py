@@ -31,6 +31,9 @@ import collections
 import re
 import subprocess
 
+# A callee that counts references (the runtime's retain and release entry points).
+REFERENCE_COUNTING = re.compile(r"retain|release|unownedRetainStrong")
+
 
 def demangle(name):
     try:
@@ -110,13 +113,12 @@ def per_frame(prefix, callers):
     files = [f for f in files if f.rsplit(".", 1)[1].isdigit()][2:-1]
     if not files:
         raise SystemExit("no per-frame dumps {}.N".format(prefix))
-    arc = re.compile(r"retain|release|unownedRetainStrong")
     counts, arcs, calls, jumps, by_caller = [], [], [], [], collections.Counter()
     for f in files:
         transfers = set()
         sites, target, caller = call_sites(f, transfers)
         counts.append(len(sites))
-        arcs.append(sum(1 for a in sites if arc.search(target[a] or "")))
+        arcs.append(sum(1 for a in sites if REFERENCE_COUNTING.search(target[a] or "")))
         calls.append(sum(1 for kind, _ in transfers if kind == "call"))
         jumps.append(sum(1 for kind, _ in transfers if kind == "jump"))
         by_caller.update(caller[a] for a in sites)
@@ -147,12 +149,11 @@ def main():
         ap.error("FRAMES is needed without --dumps")
     sites, target, caller = call_sites(args.profile)
     hot = {a: c for a, c in sites.items() if c >= args.share * args.frames}
-    arc = re.compile(r"retain|release|unownedRetainStrong")
     print("call sites: {} in all; {} executed in at least {:.0%} of the frames ({} of them reference counting)".format(
-        len(sites), len(hot), args.share, sum(1 for a in hot if arc.search(target[a] or ""))))
+        len(sites), len(hot), args.share, sum(1 for a in hot if REFERENCE_COUNTING.search(target[a] or ""))))
     by_caller = collections.Counter(caller[a] for a in hot)
     for name, n in by_caller.most_common(args.by_caller):
-        counting = sum(1 for a in hot if caller[a] == name and arc.search(target[a] or ""))
+        counting = sum(1 for a in hot if caller[a] == name and REFERENCE_COUNTING.search(target[a] or ""))
         print("{:5d} ({:2d} reference counting)  {}".format(n, counting, demangle(name)[:110]))
 
 
