@@ -6,7 +6,9 @@ cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 
 need=""
-for p in linux-image-amd64 qemu-system-x86 evemu-tools libinput-tools udev kmod util-linux coreutils; do
+# busybox-static: virtme-ng builds the guest's initramfs around it (Debian's kernel loads virtio and 9p
+# as modules, so the guest needs one).
+for p in linux-image-amd64 qemu-system-x86 busybox-static evemu-tools libinput-tools udev kmod util-linux coreutils; do
     dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 if [ -n "$need" ]; then
@@ -14,7 +16,11 @@ if [ -n "$need" ]; then
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends $need >/dev/null
 fi
-command -v vng >/dev/null 2>&1 || { echo "lab: installing virtme-ng"; python3 -m pip install -q virtme-ng; }
+# Pinned: the version the lab was last checked with (a new release may boot the guest differently).
+VNG_VERSION=1.42
+installed=$(python3 -m pip show virtme-ng 2>/dev/null || true)
+grep -qx "Version: $VNG_VERSION" <<< "$installed" || {
+    echo "lab: installing virtme-ng $VNG_VERSION"; python3 -m pip install -q "virtme-ng==$VNG_VERSION"; }
 VNG=$(command -v vng || echo "$(python3 -m site --user-base)/bin/vng")
 
 swift build -c release --static-swift-stdlib --product touchbridged >/dev/null
