@@ -7,8 +7,9 @@ export DEBIAN_FRONTEND=noninteractive
 
 need=""
 # busybox-static: virtme-ng builds the guest's initramfs around it (Debian's kernel loads virtio and 9p
-# as modules, so the guest needs one).
-for p in linux-image-amd64 qemu-system-x86 busybox-static evemu-tools libinput-tools udev kmod util-linux coreutils; do
+# as modules, so the guest needs one). valgrind and strace: the per-frame counts next to libinput.
+for p in linux-image-amd64 qemu-system-x86 busybox-static evemu-tools libinput-tools udev kmod util-linux coreutils \
+         valgrind strace; do
     dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 if [ -n "$need" ]; then
@@ -31,10 +32,12 @@ cc -O2 -o "$BIN/evdev-floor" lab/floor.c || echo "lab: no C compiler: the CPU fi
 KERNEL=$(ls /boot/vmlinuz-* | sort -V | tail -n 1)
 OUT=$(mktemp -d)
 echo "lab: booting $KERNEL under qemu (no KVM), results in $OUT"
-# KVM is present here but fails with an MSR error; software emulation boots in about 15 s.
+# /dev/kvm here is PVM (kvm_pvm: KVM without hardware virtualization), which runs only kernels built
+# as PVM guests, and Debian's is not one; software emulation boots in about 15 s.
 # vng's own output goes to a file: it reopens its standard output, which would truncate a log file
 # that the caller redirected this script into.
-timeout 1200 "$VNG" --disable-kvm --memory 2G --run "$KERNEL" --rwdir "$OUT" \
+# LAB_KERNEL_ARGS: more of the guest kernel's command line, for experiments (BENCHMARKS.md: idle=poll).
+timeout 1200 "$VNG" --disable-kvm --memory 2G --run "$KERNEL" --rwdir "$OUT" ${LAB_KERNEL_ARGS:+--append "$LAB_KERNEL_ARGS"} \
     --exec "python3 $PWD/lab/lab.py --bin $BIN ${LAB_ARGS:-} > $OUT/results.txt 2>&1" > "$OUT/vng.log" 2>&1 < /dev/null || {
     echo "lab: the guest did not finish; vng said:"; tail -n 20 "$OUT/vng.log"; }
 cat "$OUT/results.txt" || true
