@@ -686,8 +686,9 @@ def wakeups(pid):
 
 
 def ends_frame(parts):
-    """An evemu `E:` line's fields (split) are a SYN_REPORT: the end of a frame."""
-    return parts[2:5] == ["0000", "0000", "0"]
+    """An evemu `E:` line's fields (split) are a SYN_REPORT: the end of a frame. Type and code are hex,
+    the value decimal, written `0000` by evemu-record and `0` in Chromium OS's files: compared as numbers."""
+    return len(parts) >= 5 and int(parts[2], 16) == 0 and int(parts[3], 16) == 0 and int(parts[4]) == 0
 
 
 def frames_in(events):
@@ -894,6 +895,7 @@ def strace_counts(path):
 
 
 def per_frame(counts, frames, top=4):
+    """The `top` most frequent system calls, each as calls a frame."""
     return ", ".join("{} {:.2f}".format(name, n / frames) for name, n in sorted(counts.items(), key=lambda kv: -kv[1])[:top])
 
 
