@@ -37,7 +37,7 @@ echo "lab: booting $KERNEL under qemu (no KVM), results in $OUT"
 # vng's own output goes to a file: it reopens its standard output, which would truncate a log file
 # that the caller redirected this script into.
 # LAB_KERNEL_ARGS: more of the guest kernel's command line, for experiments (BENCHMARKS.md: idle=poll).
-# The checks take about 13 minutes here; the limit leaves room for a host that runs half as fast.
+# The checks take about 8 minutes here; the limit leaves room for a host several times slower.
 timeout 2400 "$VNG" --disable-kvm --memory 2G --run "$KERNEL" --rwdir "$OUT" ${LAB_KERNEL_ARGS:+--append "$LAB_KERNEL_ARGS"} \
     --exec "python3 $PWD/lab/lab.py --bin $BIN ${LAB_ARGS:-} > $OUT/results.txt 2>&1" > "$OUT/vng.log" 2>&1 < /dev/null || {
     echo "lab: the guest did not finish; vng said:"; tail -n 20 "$OUT/vng.log"; }
