@@ -258,12 +258,20 @@ def check_recording(binaries, workdir, name):
         # under emulation), and a gesture decided near a time limit may go the other way.
         delivered = os.path.join(workdir, "delivered.evemu")
         rec = subprocess.Popen(["evemu-record", dev.node], stdout=open(delivered, "w"), stderr=subprocess.DEVNULL)
+        # The same events as `libinput record` writes them (YAML, the format libinput asks for in bug
+        # reports), for touchbridgectl replay to read back.
+        recorded = os.path.join(workdir, "delivered.yml")
+        lrec = subprocess.Popen(["libinput", "record", "--output-file", recorded, dev.node],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        recording = wait_for_open(lrec.pid, dev.node, 10)
         c.pump(0.3)
         dev.play(path)
         c.pump(1.5)                                    # pending timers (a tap waits 0.35 s for a second tap)
         counts = li.stop()
         rec.terminate()
         rec.wait(5)
+        lrec.send_signal(signal.SIGINT)                # it finishes the file and exits
+        lrec.wait(10)
         dev.remove()
         c.pump(0.5)
         gestures = c.of("gesture")
@@ -278,6 +286,12 @@ def check_recording(binaries, workdir, name):
             again = compare_gestures(gestures, offline(binaries, delivered))
             report(name + ": live gestures equal touchbridgectl replay of the events as the kernel timed them ({} lines; "
                    "the file's own timing gives: {})".format(len(gestures), diff), again is None, again or "")
+        # Both files hold the events the kernel delivered, with its timestamps: replays must agree exactly.
+        as_evemu = offline(binaries, delivered)
+        as_libinput = offline(binaries, recorded) if recording else []
+        differs = compare_gestures(as_libinput, as_evemu) if recording else "libinput record did not open the device"
+        report(name + ": libinput record's file replays into the gestures of evemu-record's ({} lines)".format(len(as_libinput)),
+               differs is None and len(as_evemu) > 0, differs or "")
         ours = (began, ended, cancelled)
         theirs = (counts["TOUCH_DOWN"], counts["TOUCH_UP"], counts["TOUCH_CANCEL"])
         report(name + ": touch down/up/cancel {} equal libinput's".format(ours), ours == theirs,

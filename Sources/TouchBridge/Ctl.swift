@@ -15,7 +15,8 @@ public enum Ctl {
                           list the touchscreens: node, name, ids, ranges, slots, resolution, mapping
       replay [--scene FILE] [--touches] [--desc FILE] RECORDING...
                           run recordings through the pipeline offline, on their own timestamps, and
-                          print the lines the daemon would send
+                          print the lines the daemon would send (evemu-record, libinput record's YAML,
+                          evtest text; --desc for an E:-only file)
       scene check FILE    validate a scene file
       scene default       print the built-in scene as a scene file
       bind FILE [--socket PATH]

@@ -1,11 +1,12 @@
-/// A recording of an input device: its description and its events. Three text formats are read:
+/// A recording of an input device: its description and its events. Four text formats are read:
 ///
 /// - evemu (`evemu-record`): `N:` name, `I:` bus vendor product version (hex), `P:` property bytes,
 ///   `B:` event-type bit masks, `A:` absinfo (code in hex; min max fuzz flat [resolution]),
 ///   `E:` events (`seconds type code value`, type and code in hex, value in decimal); `#` comments.
 /// - a headerless `E:`-only file, paired with a separate evemu description (`DEVICE.desc`);
 /// - evtest's text output (`Input device name:`, `Event code N (NAME)` with Min/Max/Resolution,
-///   `Event: time T, type X (…), code Y (…), value V`, `Event: time T, ---- SYN_REPORT ----`).
+///   `Event: time T, type X (…), code Y (…), value V`, `Event: time T, ---- SYN_REPORT ----`);
+/// - `libinput record`'s YAML (LibinputRecording.swift), which describes its device itself.
 ///
 /// A malformed line is an error that names the file, the line and the reason.
 public struct Recording: Sendable {
@@ -24,6 +25,9 @@ public struct Recording: Sendable {
     /// header, a `<prefix>__DEVICE.desc` beside it is used (the naming of Tests/Fixtures).
     public static func load(path: String, descriptionPath: String? = nil) throws -> Recording {
         let text = try Files.readText(path)
+        if LibinputRecordParser.isLibinputRecord(text) {           // it describes its device itself
+            return try LibinputRecordParser(file: path).parse(text)
+        }
         var description: DeviceDescription?
         var descPath = descriptionPath
         if descPath == nil && !RecordingParser.hasHeader(text), let guess = companionDescription(for: path),
@@ -41,6 +45,7 @@ public struct Recording: Sendable {
 
     /// Parses recording text; `description` is for headerless files.
     public static func parse(_ text: String, file: String = "<recording>", description: DeviceDescription? = nil) throws -> Recording {
+        if LibinputRecordParser.isLibinputRecord(text) { return try LibinputRecordParser(file: file).parse(text) }
         var parser = RecordingParser(file: file)
         return try parser.parse(text, description: description)
     }
@@ -108,7 +113,7 @@ struct RecordingParser {
     }
 
     static func hasHeader(_ text: String) -> Bool {
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true).prefix(200) {
+        for line in text.lines(limit: 200) where !line.isEmpty {
             if line.hasPrefix("N:") || line.hasPrefix("Input device name:") { return true }
             if line.hasPrefix("E:") || line.hasPrefix("Event: time") { return false }
         }
@@ -120,7 +125,7 @@ struct RecordingParser {
             device = description
             hasHeader = true
         }
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for raw in text.lines() {
             lineNumber += 1
             var line = Substring(raw)
             if line.hasSuffix("\r") { line = line.dropLast() }
@@ -312,9 +317,25 @@ struct RecordingParser {
     }
 }
 
+extension String {
+    /// The text's lines without their "\n", found by bytes (a Character-by-Character split walks
+    /// grapheme clusters, several times slower on a recording of a line per event); at most `limit`.
+    func lines(limit: Int = .max) -> [Substring] {
+        var result: [Substring] = []
+        let bytes = utf8
+        var start = bytes.startIndex
+        while start < bytes.endIndex && result.count < limit {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+            result.append(self[start..<end])
+            start = end == bytes.endIndex ? end : bytes.index(after: end)
+        }
+        return result
+    }
+}
+
 extension StringProtocol {
     func trimmed() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        String(trimmedSpaces())
     }
 
     func unquoted() -> String {

@@ -96,4 +96,17 @@ struct RecordingGestureTests {
         let right = try #require(try gestures("cros-autotest__samus-ts__1fg-swipe-right.events", shared: true))
         #expect(right.lastTranslation.x > 100)
     }
+
+    @Test("libinput record's files give the gestures of the evemu recordings they were made from (Tests/Fixtures/NOTICE)",
+          arguments: [("libinput-record__ep0430m09-ts__2fg-scroll-down.yml", "evemu-devices__ep0430m09-ts__2fg-scroll-down.evemu"),
+                      ("libinput-record__ntrig-protocolA-ts__1fg-drag-diagonal.yml",
+                       "evemu-devices__ntrig-protocolA-ts__1fg-drag-diagonal.events")])
+    func libinputRecord(yaml: String, original: String) throws {
+        let recorded = try #require(try gestures(yaml)), source = try #require(try gestures(original))
+        #expect(!source.isEmpty)
+        #expect(recorded.map { $0["recognizer"]!.stringValue! + " " + $0["state"]!.stringValue! }
+                == source.map { $0["recognizer"]!.stringValue! + " " + $0["state"]!.stringValue! })
+        // The same positions; the times differ by the replay's jitter (the lab replayed the file in real time).
+        #expect(zip(recorded, source).allSatisfy { $0["x"] == $1["x"] && $0["y"] == $1["y"] && $0["touches"] == $1["touches"] })
+    }
 }

@@ -40,6 +40,8 @@ enum Fixtures {
         "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-scroll-down.events",
         "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-swipe-right.events",
         "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-tap.events",
+        "libinput-record__ep0430m09-ts__2fg-scroll-down.yml",
+        "libinput-record__ntrig-protocolA-ts__1fg-drag-diagonal.yml",
     ]
 }
 

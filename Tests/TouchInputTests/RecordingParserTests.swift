@@ -113,6 +113,17 @@ struct RecordingParserTests {
         #expect(r.trackingIDStarts == 1)
     }
 
+    @Test("Windows line endings (CRLF) read as Unix ones, in every format")
+    func crlf() throws {
+        for name in ["evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu", "libinput-record__ep0430m09-ts__2fg-scroll-down.yml"] {
+            let text = try Files.readText(Fixtures.path(name))
+            let lf = try Recording.parse(text, file: name)
+            // "\r\n" is one Character in Swift: a split on "\n" by Characters would never cut there.
+            let crlf = try Recording.parse(text.lines().joined(separator: "\r\n"), file: name)
+            #expect(crlf.device == lf.device && crlf.events == lf.events && !lf.events.isEmpty)
+        }
+    }
+
     @Test("A file that does not exist is a system error naming it")
     func missingFile() {
         #expect(throws: SystemError.self) { try Recording.load(path: "/nonexistent/x.evemu") }

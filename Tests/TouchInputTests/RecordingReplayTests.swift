@@ -20,6 +20,7 @@ struct RecordingReplayTests {
     let humanCount = [
         "evemu-devices__ntrig-protocolA-ts__1fg-drag-diagonal.events": 1,
         "evemu-devices__ntrig-protocolA-ts__2fg-press-release.events": 2,
+        "libinput-record__ntrig-protocolA-ts__1fg-drag-diagonal.yml": 1,
     ]
 
     @Test("The Atmel nine fast taps give tapCounts that climb 1…9")
