@@ -289,28 +289,3 @@ struct YAMLReader {
         RecordingError(file: file, line: line, reason: reason)
     }
 }
-
-extension StringProtocol {
-    /// Without leading and trailing spaces and tabs.
-    func trimmedSpaces() -> Substring {
-        let s = self[...]
-        let start = s.firstIndex { $0 != " " && $0 != "\t" } ?? s.endIndex
-        let end = s[start...].lastIndex { $0 != " " && $0 != "\t" }.map { s.index(after: $0) } ?? start
-        return Substring(s[start..<end])
-    }
-
-    /// Every occurrence of `needle` replaced (no Foundation).
-    func replacingAll(_ needle: String, with replacement: String) -> String {
-        var result = ""
-        var rest = Substring(self)
-        while !rest.isEmpty {
-            if rest.hasPrefix(needle) {
-                result += replacement
-                rest = rest.dropFirst(needle.count)
-            } else {
-                result.append(rest.removeFirst())
-            }
-        }
-        return result
-    }
-}
