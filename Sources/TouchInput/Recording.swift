@@ -125,10 +125,8 @@ struct RecordingParser {
             device = description
             hasHeader = true
         }
-        for raw in text.lines() {
+        for line in text.lines() {
             lineNumber += 1
-            var line = Substring(raw)
-            if line.hasSuffix("\r") { line = line.dropLast() }
             try parseLine(line)
         }
         guard hasHeader else {
@@ -318,15 +316,17 @@ struct RecordingParser {
 }
 
 extension String {
-    /// The text's lines without their "\n", found by bytes (a Character-by-Character split walks
-    /// grapheme clusters, several times slower on a recording of a line per event); at most `limit`.
+    /// The text's lines without their "\n" or "\r\n", found by bytes (a Character-by-Character split
+    /// walks grapheme clusters, several times slower on a recording of a line per event, and never cuts
+    /// at "\r\n", which is one Character); at most `limit`.
     func lines(limit: Int = .max) -> [Substring] {
         var result: [Substring] = []
         let bytes = utf8
         var start = bytes.startIndex
         while start < bytes.endIndex && result.count < limit {
             let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
-            result.append(self[start..<end])
+            let line = self[start..<end]
+            result.append(line.utf8.last == UInt8(ascii: "\r") ? line.dropLast() : line)
             start = end == bytes.endIndex ? end : bytes.index(after: end)
         }
         return result

@@ -65,10 +65,8 @@ struct YAMLReader {
     init(text: String, file: String) {
         self.file = file
         var number = 0
-        for raw in text.lines() {
+        for line in text.lines() {
             number += 1
-            var line = raw
-            if line.hasSuffix("\r") { line = line.dropLast() }
             let body = line.drop { $0 == " " }
             if body.first == "\t" && badLine == nil {
                 badLine = RecordingError(file: file, line: number, reason: "a tab in the indentation (YAML indents with spaces)")
