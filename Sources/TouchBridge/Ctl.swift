@@ -109,19 +109,28 @@ public enum Ctl {
     }
 
     static func replay(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, spec: .init(flags: ["touches"], options: ["scene", "desc"]), program: "touchbridgectl replay")
+        let a = try Arguments(args, spec: .init(flags: ["touches"], options: ["scene", "desc", "mirror"]), program: "touchbridgectl replay")
         guard !a.positional.isEmpty else {
             throw Arguments.Failure(description: "touchbridgectl replay: name at least one recording (see --help)")
         }
+        if a["mirror"] != nil && a.positional.count > 1 {
+            throw Arguments.Failure(description: "touchbridgectl replay: --mirror writes one recording's mirror: name one recording")
+        }
         let log = Logger(program: "touchbridgectl", level: .warning)
         let scenePath = a["scene"]
-        if let scenePath { _ = try Scene.load(path: scenePath) }      // report a broken scene before anything else
+        let passthrough = a["mirror"] != nil
+        if let scenePath { _ = try Scene.load(path: scenePath, passthrough: passthrough) }   // a broken scene first
+        var options = OfflineReplay.Options(topics: a.has("touches") ? [.gestures, .touches] : .gestures)
+        options.mirrorPath = a["mirror"]
         var out = StandardOutput()
         for path in a.positional {
             let recording = try Recording.load(path: path, descriptionPath: a["desc"])
-            let source: ((DeviceDescription) throws -> Scene)? = scenePath.map { p in { _ in try Scene.load(path: p) } }
-            for line in try OfflineReplay.lines(of: recording, scene: source, topics: a.has("touches") ? [.gestures, .touches] : .gestures, log: log) {
-                out.line(line)
+            // A fresh scene for every recording: each is a device of its own.
+            let scene = try scenePath.map { try Scene.load(path: $0, passthrough: passthrough) }
+            let used = try OfflineReplay.play(recording, scene: scene, options: options, log: log) { out.line($0) }
+            out.flush()
+            if let used {
+                FileHandleStandardError.write("touchbridgectl replay: \(Files.baseName(path)): \"\(recording.device.name)\" maps through the devices entry \(used.selector)\n")
             }
         }
         out.flush()

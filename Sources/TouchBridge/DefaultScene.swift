@@ -23,11 +23,16 @@ extension Scene {
     /// | pinch, rotation | two fingers                               | simultaneous with each other                  |
     /// | swipeLeft/Right/Up/Down | three fingers, a quick straight move |                                           |
     /// | edgeLeft/Right/Top/Bottom | one finger from within 24 pt of an edge, moving inward |                 |
-    public static func builtIn(size: Size = Scene.defaultWindowSize) -> Scene {
+    ///
+    /// With `passthrough` it is the built-in pass-through scene (`builtInJSON(size:passthrough:)`).
+    public static func builtIn(size: Size = Scene.defaultWindowSize, passthrough: Bool = false) -> Scene {
         do {
-            let s = try Scene.parse(builtInJSON(size: size), file: "built-in scene")
-            return Scene(window: s.window, devices: s.devices, recognizers: s.recognizers, views: s.views,
-                         source: "built-in default", isDefault: true, delegate: s.delegate)
+            let s = try Scene.parse(builtInJSON(size: size, passthrough: passthrough), file: "built-in scene",
+                                    passthrough: passthrough)
+            let scene = Scene(window: s.window, devices: s.devices, recognizers: s.recognizers, views: s.views,
+                              source: "built-in default", isDefault: true, delegate: s.delegate)
+            scene.passesEveryDevice = passthrough
+            return scene
         } catch {
             preconditionFailure("the built-in scene does not parse: \(error)")
         }
@@ -35,7 +40,17 @@ extension Scene {
 
     /// The built-in scene as a scene file (what `make install` puts in /etc/touchbridge/scene.json and
     /// `touchbridgectl scene default` prints).
-    public static func builtInJSON(size: Size = Scene.defaultWindowSize) -> String {
+    ///
+    /// The pass-through version (`touchbridged --passthrough` without a scene, `touchbridgectl scene
+    /// default --passthrough`) has the same recognizers, but only the system gestures claim their
+    /// touches: the four edge pans and the three-finger swipes keep UIKit's defaults (C1: a touch they
+    /// take is cancelled on the mirror), while the taps, the long press, the pan, the pinch and the
+    /// rotation are reported on the socket and leave their touches to the apps
+    /// (`cancelsTouchesInView` false), without holding back a single lift (`delaysTouchesEnded` false:
+    /// a recognizer that never cancels has nothing to wait for). Nothing delays touchesBegan: a touch
+    /// near an edge reaches the apps at once and is cancelled if the edge pan takes it (README
+    /// "Pass-through").
+    public static func builtInJSON(size: Size = Scene.defaultWindowSize, passthrough: Bool = false) -> String {
         func n(_ v: Double) -> String {
             var w = JSONWriter()
             w.number(v)
@@ -43,11 +58,13 @@ extension Scene {
         }
         let edges = ["Left", "Right", "Top", "Bottom"]
         let swipes = ["Left", "Right", "Up", "Down"]
+        // The apps' own gestures, reported but not claimed, in the pass-through scene.
+        let shared = passthrough ? #", "cancelsTouchesInView": false, "delaysTouchesEnded": false"# : ""
         var recognizers = [
-            #"{"name": "doubleTap", "type": "tap", "numberOfTapsRequired": 2}"#,
-            #"{"name": "tap", "type": "tap", "requireToFail": ["doubleTap"]}"#,
-            #"{"name": "twoFingerTap", "type": "tap", "numberOfTouchesRequired": 2}"#,
-            #"{"name": "longPress", "type": "longPress"}"#,
+            #"{"name": "doubleTap", "type": "tap", "numberOfTapsRequired": 2\#(shared)}"#,
+            #"{"name": "tap", "type": "tap", "requireToFail": ["doubleTap"]\#(shared)}"#,
+            #"{"name": "twoFingerTap", "type": "tap", "numberOfTouchesRequired": 2\#(shared)}"#,
+            #"{"name": "longPress", "type": "longPress"\#(shared)}"#,
         ]
         for e in edges {
             recognizers.append(#"{"name": "edge\#(e)", "type": "screenEdgePan", "edges": ["\#(e.lowercased())"]}"#)
@@ -56,13 +73,13 @@ extension Scene {
             recognizers.append(#"{"name": "swipe\#(d)", "type": "swipe", "direction": ["\#(d.lowercased())"], "numberOfTouchesRequired": 3}"#)
         }
         let waits = (edges.map { "\"edge\($0)\"" } + swipes.map { "\"swipe\($0)\"" }).joined(separator: ", ")
-        recognizers.append(#"{"name": "pan", "type": "pan", "requireToFail": [\#(waits)]}"#)
-        recognizers.append(#"{"name": "pinch", "type": "pinch", "simultaneousWith": ["rotation"]}"#)
-        recognizers.append(#"{"name": "rotation", "type": "rotation", "simultaneousWith": ["pinch"]}"#)
+        recognizers.append(#"{"name": "pan", "type": "pan", "requireToFail": [\#(waits)]\#(shared)}"#)
+        recognizers.append(#"{"name": "pinch", "type": "pinch", "simultaneousWith": ["rotation"]\#(shared)}"#)
+        recognizers.append(#"{"name": "rotation", "type": "rotation", "simultaneousWith": ["pinch"]\#(shared)}"#)
         return """
         {
           "window": {"width": \(n(size.width)), "height": \(n(size.height))},
-          "devices": [],
+          "devices": [\(passthrough ? #"{"passthrough": true}"# : "")],
           "views": [
             {"name": "screen", "frame": [0, 0, \(n(size.width)), \(n(size.height))], "multipleTouchEnabled": true,
              "recognizers": [
@@ -76,10 +93,12 @@ extension Scene {
 
     /// The built-in scene sized for a device: its physical size in points when the kernel reports a
     /// resolution, else `defaultWindowSize`.
-    public static func builtIn(for device: DeviceDescription) -> Scene {
-        guard let axes = device.positionAxes, axes.x.resolution > 0, axes.y.resolution > 0 else { return builtIn() }
+    public static func builtIn(for device: DeviceDescription, passthrough: Bool = false) -> Scene {
+        guard let axes = device.positionAxes, axes.x.resolution > 0, axes.y.resolution > 0 else {
+            return builtIn(passthrough: passthrough)
+        }
         let w = axes.x.span / Double(axes.x.resolution) * pointsPerMillimetre
         let h = axes.y.span / Double(axes.y.resolution) * pointsPerMillimetre
-        return builtIn(size: Size(width: w.rounded(), height: h.rounded()))
+        return builtIn(size: Size(width: w.rounded(), height: h.rounded()), passthrough: passthrough)
     }
 }

@@ -1,30 +1,95 @@
 import TouchCore
 import TouchInput
 
-/// `touchbridgectl replay`: runs recordings through the daemon's pipeline offline, on the recordings'
-/// own timestamps, and returns the NDJSON lines the daemon would send. Deterministic: after the last
-/// event, time advances past every pending deadline (a single tap waiting for a double tap still fires).
+/// `touchbridgectl replay`: runs a recording through the daemon's pipeline offline, on the recording's
+/// own timestamps, and hands out the NDJSON lines the daemon would send, as they are made.
+/// Deterministic: after the last event, time advances past every pending deadline (a single tap
+/// waiting for a double tap still fires), and then the recording ends as a device goes away: touches
+/// still down are cancelled, and so are the gestures they were making (a recording cut by Ctrl-C ends
+/// like an unplug, never with a finger left down).
 public enum OfflineReplay {
-    /// The lines for one recording. `sceneSource` builds a fresh scene for the recording's device
-    /// (nil: the built-in scene sized for the device).
-    public static func lines(of recording: Recording, scene sceneSource: ((DeviceDescription) throws -> Scene)?,
-                             topics: Topics, log: Logger) throws -> [String] {
-        let scene = try sceneSource?(recording.device) ?? Scene.builtIn(for: recording.device)
-        let pipeline = Pipeline(scene: scene, log: log)
-        pipeline.wantsTouches = topics.contains(.touches)
-        var out: [String] = []
-        pipeline.onLines = { topic, bytes in
-            guard topics.contains(topic) else { return }
-            for line in bytes.split(separator: 0x0a) { out.append(String(decoding: line, as: UTF8.self)) }
+    /// How the recording is played.
+    public struct Options {
+        /// The topics whose lines are handed out (gestures, touches).
+        public var topics: Topics = .gestures
+        /// Also write what a pass-through mirror of the device would be sent, as an evemu recording
+        /// (`replay --mirror OUT`): the device passes through whatever the scene's entries say.
+        public var mirrorPath: String?
+
+        public init(topics: Topics = .gestures, mirrorPath: String? = nil) {
+            self.topics = topics
+            self.mirrorPath = mirrorPath
         }
-        let config = scene.devices.first ?? DeviceConfig()
-        guard var mapping = CoordinateMapping(device: recording.device, target: scene.window.bounds) else { return out }
+    }
+
+    /// Plays `recording` through `scene` (the built-in scene sized for the device when nil). `line` gets
+    /// each line, valid only during the call. Returns the device entry used (nil: the scene has none).
+    @discardableResult
+    public static func play(_ recording: Recording, scene: Scene?, options: Options, log: Logger,
+                            line: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws -> DeviceConfig? {
+        let passthrough = options.mirrorPath != nil
+        let scene = scene ?? Scene.builtIn(for: recording.device, passthrough: passthrough)
+        let info = DeviceInfo(devnode: "", name: recording.device.name, vendor: recording.device.vendor,
+                              product: recording.device.product)
+        guard let config = scene.deviceConfig(for: info) else {
+            throw ServerError("no \"devices\" entry of \(scene.source) selects \"\(recording.device.name)\" "
+                + "(\(recording.device.vendorProduct)); the daemon would not open it (entries match by name, "
+                + "vendorProduct and property; devnode cannot match a recording)")
+        }
+        guard var mapping = CoordinateMapping(device: recording.device, target: scene.window.bounds) else {
+            throw ServerError("\(recording.source): the recording's device has no position axes")
+        }
         config.configure(&mapping, window: scene.window.bounds, udevCalibration: nil)
-        var player = RecordingPlayer(device: recording.device, mapping: mapping, deviceIndex: 0) { log.warning("\(recording.source): \($0)") }
+
+        let pipeline = Pipeline(scene: scene, log: log)
+        pipeline.wantsTouches = options.topics.contains(.touches)
+        pipeline.onLines = { topic, bytes in
+            guard options.topics.contains(topic) else { return }
+            // A chunk holds one or more lines, separated by newlines.
+            var start = 0
+            for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x0a {
+                line(UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                start = i + 1
+            }
+        }
+
+        var mirror: EvemuWriter?
+        if let path = options.mirrorPath {
+            guard scene.allowsPassthrough else {
+                throw ServerError("--mirror needs a scene loaded for pass-through")
+            }
+            let description = MirrorDescription.of(recording.device)
+            let writer = try EvemuWriter(path: path, device: description, comments: [
+                "What touchbridged's pass-through mirror of \"\(recording.device.name)\" would be sent",
+                "replaying \(Files.baseName(recording.source)) through \(scene.source == "built-in default" ? "the built-in pass-through scene" : Files.baseName(scene.source)); times are the source's",
+            ])
+            pipeline.addMirror(device: 0, name: recording.device.name, source: recording.device, sink: writer)
+            pipeline.passthrough?.setExclusive(device: 0, since: -Double.infinity)
+            mirror = writer
+        }
+
+        var player = RecordingPlayer(device: recording.device, mapping: mapping, deviceIndex: 0) {
+            log.warning("\(recording.source): \($0)")
+        }
         for e in recording.events {
             if let f = player.play(e) { pipeline.handle(f) }
         }
         pipeline.finish()
+        // The end of the recording: the device went away (C7).
+        pipeline.handle(player.cancelAll(at: pipeline.currentTime))
+        pipeline.finish()
+        if let mirror {
+            pipeline.removeMirror(device: 0, at: pipeline.currentTime)
+            try mirror.close()
+        }
+        return scene.devices.isEmpty ? nil : config
+    }
+
+    /// Every line of a replay, collected (for tests; `touchbridgectl replay` streams them).
+    public static func lines(of recording: Recording, scene: Scene?, options: Options = Options(),
+                             log: Logger) throws -> [String] {
+        var out: [String] = []
+        try play(recording, scene: scene, options: options, log: log) { out.append(String(decoding: $0, as: UTF8.self)) }
         return out
     }
 }

@@ -23,6 +23,12 @@ public struct StandardOutput {
 
     public mutating func line(_ text: String) { line(Array(text.utf8)) }
 
+    public mutating func line(_ bytes: UnsafeBufferPointer<UInt8>) {
+        buffer.append(contentsOf: bytes)
+        buffer.append(0x0a)
+        if buffer.count > 60000 { flush() }
+    }
+
     public mutating func flush() {
         var offset = 0
         while offset < buffer.count {

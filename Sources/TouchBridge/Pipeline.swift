@@ -37,28 +37,41 @@ public final class Pipeline {
     private let log: Logger
     private var writer = JSONWriter(capacity: 512)
 
+    /// The mirrors of pass-through devices (README "Pass-through"); nil until a device passes through.
+    public private(set) var passthrough: Passthrough?
+    /// Scenes replaced while touches were down on them (SIGHUP): each keeps its touches until they
+    /// lift, so that a touch keeps the fate it had; new touches go to the current scene.
+    private var retiring: [(scene: Scene, application: Application)] = []
+
     public init(scene: Scene, log: Logger) {
         self.scene = scene
         self.log = log
         application = Application(window: scene.window)
-        wire()
+        wire(application, scene)
     }
 
-    /// Takes a new scene (SIGHUP). Touches in flight are cancelled in the old one (C7).
+    /// Takes a new scene (SIGHUP, or the built-in scene sized for the first device). The old scene's
+    /// recognizers are disabled (C6): a gesture under way ends cancelled, one still deciding fails, and
+    /// the touches they held back reach the views (and the mirrors) now. The touches already down stay
+    /// in the old scene, moving and lifting as they would have, and leave with it; new touches follow
+    /// the new scene.
     public func replace(scene newScene: Scene, at time: Double) {
-        application.cancelTouches(at: time)
+        let old = application, oldScene = scene
+        passthrough?.time(time)
+        for r in oldScene.recognizers { r.isEnabled = false }
+        if !old.activeTouches.isEmpty { retiring.append((oldScene, old)) }
         scene = newScene
         application = Application(window: newScene.window)
-        wire()
+        wire(application, newScene)
+        passthrough?.flush()
     }
 
-    private func wire() {
+    private func wire(_ application: Application, _ scene: Scene) {
         application.onWarning = { [log] in log.warning($0) }
         if log.level >= .debug { application.debugLog = { [log] in log.debug($0) } }
         // These run on every frame and hold the pipeline without a counted reference (an unowned one
         // is checked by a runtime call each time, and an `unowned(unsafe)` one is retained for every
-        // use): the pipeline owns the application and the scene's recognizers that keep them, and
-        // `replace(scene:)` drops both together.
+        // use): the pipeline owns the applications and the scenes' recognizers that keep them.
         let pipeline = Unmanaged.passUnretained(self)
         for r in scene.recognizers {
             // What kind of recognizer it is and the fixed part of its lines, decided once rather than
@@ -66,20 +79,104 @@ public final class Pipeline {
             let fields = GestureFields(r)
             r.addTarget { g in pipeline._withUnsafeGuaranteedRef { $0.report(g, fields) } }
         }
-        application.onEvent = { e in pipeline._withUnsafeGuaranteedRef { if $0.wantsTouches { $0.reportTouches(e) } } }
+        application.onEvent = { e in pipeline._withUnsafeGuaranteedRef { $0.eventSent(e) } }
+        (scene.window as? PassthroughWindow)?.passthrough = passthrough
+    }
+
+    /// After every event: its touch lines, and the touches no view could hear for the mirrors.
+    private func eventSent(_ e: Event) {
+        if wantsTouches { reportTouches(e) }
+        if let passthrough {
+            for t in e.orderedTouches where t.view == nil && t.phase != .stationary { passthrough.heardWithoutView(t) }
+        }
+    }
+
+    // MARK: Pass-through
+
+    /// Device `device` passes through to `sink`, a mirror of `source` (`name` for logs). Touches that
+    /// begin before `setExclusive(device:since:)` is called are not mirrored.
+    public func addMirror(device: Int, name: String, source: DeviceDescription, sink: MirrorSink) {
+        let p = passthrough ?? Passthrough(log: log)
+        if passthrough == nil {
+            passthrough = p
+            for w in [scene.window] + retiring.map(\.scene.window) { (w as? PassthroughWindow)?.passthrough = p }
+        }
+        p.add(device: device, name: name, source: source, sink: sink)
+    }
+
+    /// The device stops passing through: what is down on its mirror is cancelled there at `time`.
+    public func removeMirror(device: Int, at time: Double) {
+        passthrough?.remove(device: device, at: time)
     }
 
     // MARK: The event queue
 
     // The application is reached without retaining it (it is replaced only by `replace(scene:)`, which
     // nothing called from these runs: a scene is replaced between wakeups, on SIGHUP or a first device).
-    public func handle(_ frame: DigitizerFrame) { Unmanaged.passUnretained(application)._withUnsafeGuaranteedRef { $0.handle(frame) } }
-    public func advance(to time: Double) { Unmanaged.passUnretained(application)._withUnsafeGuaranteedRef { $0.advance(to: time) } }
-    public var nextDeadline: Double? { Unmanaged.passUnretained(application)._withUnsafeGuaranteedRef { $0.nextDeadline } }
+    public func handle(_ frame: DigitizerFrame) {
+        guard passthrough != nil || !retiring.isEmpty else {
+            Unmanaged.passUnretained(application)._withUnsafeGuaranteedRef { $0.handle(frame) }
+            return
+        }
+        if let passthrough {
+            advance(to: frame.timestamp)        // timers due before the frame, each written at its own time
+            passthrough.time(frame.timestamp)
+        }
+        if retiring.isEmpty {
+            application.handle(frame)
+        } else {
+            handleWithRetiringScenes(frame)
+        }
+        passthrough?.flush()
+    }
+
+    /// A frame while replaced scenes still have touches down: their contacts go to them, the rest to
+    /// the current scene. A replaced scene whose touches have all lifted is let go.
+    private func handleWithRetiringScenes(_ frame: DigitizerFrame) {
+        var rest = frame.contacts
+        for (_, app) in retiring {
+            let mine = app.activeTouches.filter { $0.device == frame.device }.map(\.contactID)
+            guard !mine.isEmpty else { continue }
+            app.handle(DigitizerFrame(device: frame.device, timestamp: frame.timestamp,
+                                      contacts: rest.filter { mine.contains($0.id) }))
+            rest.removeAll { mine.contains($0.id) }
+        }
+        retiring.removeAll { $0.application.activeTouches.isEmpty }
+        application.handle(DigitizerFrame(device: frame.device, timestamp: frame.timestamp, contacts: rest))
+    }
+
+    /// Lets time pass: the timers due by `time` fire, in order; with pass-through each one's writes
+    /// go out at its own time.
+    public func advance(to time: Double) {
+        guard passthrough != nil || !retiring.isEmpty else {
+            Unmanaged.passUnretained(application)._withUnsafeGuaranteedRef { $0.advance(to: time) }
+            return
+        }
+        while let d = nextDeadline, d <= time {
+            passthrough?.time(d)
+            advanceApplications(to: d)
+            passthrough?.flush()
+        }
+        advanceApplications(to: time)
+    }
+
+    private func advanceApplications(to time: Double) {
+        application.advance(to: time)
+        for (_, app) in retiring { app.advance(to: time) }
+    }
+
+    public var nextDeadline: Double? {
+        let own = Unmanaged.passUnretained(application)._withUnsafeGuaranteedRef { $0.nextDeadline }
+        guard !retiring.isEmpty else { return own }
+        return ([own] + retiring.map { $0.application.nextDeadline }).compactMap { $0 }.min()
+    }
+
+    /// The latest time the pipeline has seen (frames and timers).
+    public var currentTime: Double { application.currentTime }
 
     /// Fires every pending deadline (the end of a replay).
     public func finish() {
-        while let d = application.nextDeadline { application.advance(to: d) }
+        while let d = nextDeadline { advance(to: d) }
     }
 
     // MARK: Lines

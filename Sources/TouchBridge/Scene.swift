@@ -17,6 +17,23 @@ public final class Scene {
     /// The recognizers' delegate: simultaneous recognition as the scene declares it.
     let delegate: SceneDelegate
 
+    /// Whether some device may pass through: the scene's window is then a `PassthroughWindow`, which
+    /// hears what the views hear and hands it to the mirrors.
+    public var allowsPassthrough: Bool { window is PassthroughWindow }
+    /// Every device passes through, whatever the entries say (`touchbridged --passthrough`).
+    public internal(set) var passesEveryDevice = false
+
+    /// The entry that selects a device: the first that matches it, or for a scene without entries
+    /// (every touchscreen) a default one. Nil when entries exist and none matches.
+    public func deviceConfig(for info: DeviceInfo) -> DeviceConfig? {
+        if devices.isEmpty {
+            var c = DeviceConfig()
+            c.passthrough = passesEveryDevice
+            return c
+        }
+        return devices.first { $0.selector.matches(info) }
+    }
+
     init(window: Window, devices: [DeviceConfig], recognizers: [GestureRecognizer], views: [View],
          source: String, isDefault: Bool, delegate: SceneDelegate) {
         self.window = window
@@ -33,16 +50,18 @@ public final class Scene {
         Pipeline.Kind(r).typeName.description
     }
 
-    public static func load(path: String) throws -> Scene {
+    /// Loads a scene file. With `passthrough` every device entry passes through (`touchbridged
+    /// --passthrough`); otherwise those that say `"passthrough": true`.
+    public static func load(path: String, passthrough: Bool = false) throws -> Scene {
         let text: String
         do { text = try Files.readText(path) } catch {
             throw SceneError(file: path, line: nil, path: "", message: "cannot read the scene file: \(error)")
         }
-        return try parse(text, file: path)
+        return try parse(text, file: path, passthrough: passthrough)
     }
 
-    /// Parses scene JSON (see README "Scene files").
-    public static func parse(_ text: String, file: String) throws -> Scene {
+    /// Parses scene JSON (see README "Scene files"); `passthrough` as in `load(path:passthrough:)`.
+    public static func parse(_ text: String, file: String, passthrough: Bool = false) throws -> Scene {
         var parser = JSONParser(text)
         let json: JSON
         do { json = try parser.parse() } catch let e as JSONSyntaxError {
@@ -60,14 +79,17 @@ public final class Scene {
             guard n > 0 else { throw r.error("window.\(k)", "must be greater than 0, found \(n)") }
             return n
         }
-        let window = Window(frame: Rect(x: 0, y: 0, width: try dimension("width"), height: try dimension("height")))
-        window.name = "window"
+        let frame = Rect(x: 0, y: 0, width: try dimension("width"), height: try dimension("height"))
 
         var devices: [DeviceConfig] = []
         if let d = member("devices") {
             guard let list = d.arrayValue else { throw r.error("devices", "must be an array of device entries") }
             for (i, entry) in list.enumerated() { devices.append(try parseDevice(entry, "devices[\(i)]", r)) }
         }
+        if passthrough { for i in devices.indices { devices[i].passthrough = true } }
+        // Only a scene some device may pass through pays for hearing what the views hear.
+        let window = passthrough || devices.contains(where: \.passthrough) ? PassthroughWindow(frame: frame) : Window(frame: frame)
+        window.name = "window"
 
         var builder = Builder(reader: r)
         if let v = member("views") {
@@ -75,13 +97,17 @@ public final class Scene {
             for (i, entry) in list.enumerated() { window.addSubview(try builder.view(entry, "views[\(i)]")) }
         }
         try builder.link()
-        return Scene(window: window, devices: devices, recognizers: builder.recognizers.map(\.recognizer),
-                     views: builder.views, source: file, isDefault: false, delegate: builder.delegate)
+        if let w = window as? PassthroughWindow { w.reserve(builder.reserved) }
+        let scene = Scene(window: window, devices: devices, recognizers: builder.recognizers.map(\.recognizer),
+                          views: builder.views, source: file, isDefault: false, delegate: builder.delegate)
+        scene.passesEveryDevice = passthrough
+        return scene
     }
 
     static func parseDevice(_ json: JSON, _ path: String, _ r: SceneReader) throws -> DeviceConfig {
         let members = try r.object(json, path, allowed: ["name", "vendorProduct", "devnode", "property", "rotation",
-                                                          "flipX", "flipY", "calibration", "grab", "tablets", "region"])
+                                                          "flipX", "flipY", "calibration", "grab", "tablets", "region",
+                                                          "passthrough"])
         var c = DeviceConfig()
         for (k, v) in members {
             let p = r.join(path, k)
@@ -109,6 +135,7 @@ public final class Scene {
             case "calibration": c.calibration = try r.numbers(v, p, count: 6, what: "(a libinput calibration matrix: a b c d e f)")
             case "grab": c.grab = try r.bool(v, p)
             case "tablets": c.tablets = try r.bool(v, p)
+            case "passthrough": c.passthrough = try r.bool(v, p)
             case "region":
                 let f = try r.numbers(v, p, count: 4, what: "[x, y, width, height] in window points")
                 guard f[2] > 0, f[3] > 0 else { throw r.error(p, "width and height must be greater than 0") }
@@ -123,6 +150,9 @@ public final class Scene {
     struct Builder {
         let reader: SceneReader
         var views: [View] = []
+        /// Views with `"passthrough": false`: touches whose hit-test view is one of them, or inside one,
+        /// never reach a mirror.
+        var reserved: [View] = []
         var recognizers: [(recognizer: GestureRecognizer, path: String, requireToFail: [String], simultaneous: SimultaneousSpec)] = []
         let delegate = SceneDelegate()
 
@@ -133,7 +163,8 @@ public final class Scene {
         }
 
         static let viewKeys = ["name", "frame", "bounds", "transform", "alpha", "hidden", "userInteractionEnabled",
-                               "multipleTouchEnabled", "exclusiveTouch", "touchInsets", "recognizers", "subviews"]
+                               "multipleTouchEnabled", "exclusiveTouch", "touchInsets", "recognizers", "subviews",
+                               "passthrough"]
 
         mutating func view(_ json: JSON, _ path: String) throws -> View {
             let r = reader
@@ -166,6 +197,7 @@ public final class Scene {
                 case "userInteractionEnabled": view.isUserInteractionEnabled = try r.bool(v, p)
                 case "multipleTouchEnabled": view.isMultipleTouchEnabled = try r.bool(v, p)
                 case "exclusiveTouch": view.isExclusiveTouch = try r.bool(v, p)
+                case "passthrough": if try !r.bool(v, p) { reserved.append(view) }
                 case "touchInsets":
                     let i = try r.numbers(v, p, count: 4, what: "[top, left, bottom, right]")
                     view.touchInsets = EdgeInsets(top: i[0], left: i[1], bottom: i[2], right: i[3])

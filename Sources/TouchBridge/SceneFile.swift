@@ -28,6 +28,9 @@ public struct DeviceConfig: Equatable, Sendable {
     public var tablets = false
     /// The part of the window the device maps onto (default: all of it), e.g. one of two screens.
     public var region: Rect?
+    /// Pass-through (README "Pass-through"): the device is grabbed and the compositor reads a mirror
+    /// of it that hears exactly what the scene's views hear.
+    public var passthrough = false
 
     public init() {}
 

@@ -200,6 +200,7 @@ public final class Application: Responder {
                 touch.phase = .stationary
                 touch.previousScreenLocation = touch.screenLocation
             }
+            touch.currentRecord = c.record
             touch.majorRadius = c.majorRadius
             touch.majorRadiusTolerance = c.majorRadiusTolerance
             touch.force = c.force

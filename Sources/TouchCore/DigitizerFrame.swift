@@ -36,10 +36,13 @@ public struct Contact: Sendable, Equatable {
     public var majorRadiusTolerance: Double
     /// The device's highest reportable force (0 when it has no pressure sensor).
     public var maximumPossibleForce: Double
+    /// The digitizer's own record of the contact, carried by its touch (`Touch.record`).
+    public var record: DigitizerRecord
 
     public init(id: Int, location: Point, majorRadius: Double = 0, force: Double = 0,
                 type: Touch.TouchType = .direct, isCancelled: Bool = false,
-                majorRadiusTolerance: Double = 0, maximumPossibleForce: Double = 0) {
+                majorRadiusTolerance: Double = 0, maximumPossibleForce: Double = 0,
+                record: DigitizerRecord = DigitizerRecord()) {
         self.id = id
         self.location = location
         self.majorRadius = majorRadius
@@ -48,5 +51,17 @@ public struct Contact: Sendable, Equatable {
         self.isCancelled = isCancelled
         self.majorRadiusTolerance = majorRadiusTolerance
         self.maximumPossibleForce = maximumPossibleForce
+        self.record = record
+    }
+}
+
+/// The digitizer's own record of a contact, in its own units and layout. TouchCore keeps it with the
+/// touch and never reads it, as a UITouch keeps the IOHIDEvent that made it: the input layer fills it
+/// (the contact's evdev slot axes) and pass-through copies it out to the compositor unmodified.
+public struct DigitizerRecord: Equatable, Sendable {
+    public var lanes: SIMD16<Int32>
+
+    public init(lanes: SIMD16<Int32> = SIMD16<Int32>()) {
+        self.lanes = lanes
     }
 }

@@ -61,6 +61,10 @@ public final class Touch: Hashable, CustomStringConvertible {
     public internal(set) var force: Double
     public internal(set) var maximumPossibleForce: Double
     public let type: TouchType
+    /// The digitizer's record of the contact as of the location `location(in:)` reports: the latest
+    /// frame's, or while a withheld touchesBegan is delivered late (C2), the one it began with.
+    public var record: DigitizerRecord { replay?.record ?? currentRecord }
+    var currentRecord: DigitizerRecord
 
     /// The digitizer the touch comes from (`DigitizerFrame.device`).
     public let device: Int
@@ -107,6 +111,7 @@ public final class Touch: Hashable, CustomStringConvertible {
         self.force = contact.force
         self.maximumPossibleForce = contact.maximumPossibleForce
         self.type = contact.type
+        self.currentRecord = contact.record
     }
 
     /// The touch's location in `view`'s bounds space (nil: window coordinates), T5.
@@ -142,6 +147,7 @@ struct TouchSnapshot {
     var location: Point
     var previousLocation: Point
     var timestamp: Double
+    var record: DigitizerRecord
 }
 
 /// The view side of a touch's life, as the window's gating sees it (C1–C3, T9–T10).

@@ -29,7 +29,7 @@ extension GestureEnvironment {
                 } else if isBeganDelayed(t) {
                     t.viewDelivery = .beganDelayed(TouchSnapshot(location: t.screenLocation,
                                                                  previousLocation: t.previousScreenLocation,
-                                                                 timestamp: t.timestamp))
+                                                                 timestamp: t.timestamp, record: t.currentRecord))
                     gatedTouches.append(t)
                 } else {
                     t.viewDelivery = .delivering

@@ -64,9 +64,30 @@ public final class EvdevDevice {
         self.dev = dev
         self.description = description
         self.assembler = FrameAssembler(device: description, mapping: mapping, deviceIndex: deviceIndex)
+        // Fingers already down are not touches of ours, but the assembler must know of them
+        // (`FrameAssembler.isNeutral`): libevdev has just read the device's state.
+        assembler.seed(from: kernelState())
     }
 
     deinit { close() }
+
+    /// Takes the device exclusively (EVIOCGRAB): from now on no other reader, the compositor included,
+    /// gets its events.
+    public func grab() throws {
+        guard let dev, !isGrabbed else { return }
+        let g = libevdev_grab(dev, LIBEVDEV_GRAB)
+        guard g == 0 else {
+            throw g == -EBUSY ? DeviceError.busy(path: path) : DeviceError.system(SystemError("EVIOCGRAB", path, errno: -g))
+        }
+        isGrabbed = true
+    }
+
+    /// Gives the device back to every reader.
+    public func ungrab() {
+        guard let dev, isGrabbed else { return }
+        _ = libevdev_grab(dev, LIBEVDEV_UNGRAB)
+        isGrabbed = false
+    }
 
     /// Closes the device (releasing a grab).
     public func close() {

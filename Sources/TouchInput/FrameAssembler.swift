@@ -60,6 +60,9 @@ public struct FrameAssembler {
     /// Single touch.
     private var single = KernelState(slotCount: 0)
     private var singleContactID: Int?
+    /// A finger was down when the device was opened (`seed(from:)`): not a touch of ours, and not
+    /// reported, until it lifts (as protocol B's slots that carry no contact).
+    private var heldAtOpen = false
 
     /// SYN_DROPPED: events are discarded until the next SYN_REPORT.
     private var dropping = false
@@ -90,6 +93,37 @@ public struct FrameAssembler {
 
     /// True while events are being discarded after SYN_DROPPED.
     public var isDropping: Bool { dropping }
+
+    /// Takes the state the device is in when it is opened (libevdev reads it back then). Contacts
+    /// already down are not touches of ours: they began before we looked, and stay unreported until
+    /// they lift; but they count for `isNeutral`, so that pass-through does not grab the device from
+    /// under them.
+    public mutating func seed(from state: KernelState) {
+        switch proto {
+        case .slots:
+            for i in 0..<min(slots.count, state.slots.count) { slots.load(i, axes: state.slots[i]) }
+            if slots.contains(state.currentSlot) { currentSlot = state.currentSlot }
+        case .anonymousContacts:
+            heldAtOpen = state.keys.contains(KeyCode.touch)
+        case .singleTouch:
+            single = state
+            heldAtOpen = singleIsDown
+        }
+    }
+
+    /// No contact is down on the device, ours or not: the kernel's state is neutral (every slot's
+    /// tracking id is −1, or BTN_TOUCH is up), as far as the events fed so far say.
+    public var isNeutral: Bool {
+        switch proto {
+        case .slots:
+            for i in 0..<slots.count where slots.trackingID(i) >= 0 { return false }
+            return true
+        case .anonymousContacts:
+            return !heldAtOpen && previousContacts.isEmpty
+        case .singleTouch:
+            return !heldAtOpen && !singleIsDown
+        }
+    }
 
     /// Takes one event; returns a frame at SYN_REPORT. Only a SYN event's `time` is read (a frame's
     /// timestamp is its SYN_REPORT's).
@@ -174,7 +208,7 @@ public struct FrameAssembler {
                                         pressure: mtPressure != nil ? slots.value(i, AbsCode.mtPressure) : nil,
                                         pressureAxis: AbsCode.mtPressure,
                                         major: hasTouchMajor ? slots.value(i, AbsCode.mtTouchMajor) : nil,
-                                        tool: tool, cancelled: slots.cancelled[i]))
+                                        tool: tool, cancelled: slots.cancelled[i], record: slots.record(i)))
         }
         cancelVanished = false
         contactBuffer = contacts
@@ -205,6 +239,7 @@ public struct FrameAssembler {
         case EventType.syn where e.code == SynCode.report:
             if pending.hasPosition { frameContacts.append(pending) }
             pending = AnonymousContact()
+            if frameContacts.isEmpty { heldAtOpen = false }
             return anonymousFrame(time: e.time)
         default:
             break
@@ -266,7 +301,7 @@ public struct FrameAssembler {
         return makeContact(id: c.contactID, x: position(c, AbsCode.mtPositionX), y: position(c, AbsCode.mtPositionY),
                            pressure: c.values[AbsCode.mtPressure], pressureAxis: AbsCode.mtPressure,
                            major: c.values[AbsCode.mtTouchMajor], tool: tool,
-                           cancelled: cancelled || tool == MTToolType.palm)
+                           cancelled: cancelled || tool == MTToolType.palm, record: c.values.record)
     }
 
     // MARK: Single touch
@@ -286,14 +321,17 @@ public struct FrameAssembler {
     private mutating func singleFrame(time: Double) -> DigitizerFrame {
         var contacts = cancelledSinceLastFrame
         cancelledSinceLastFrame = []
-        if singleIsDown {
+        if heldAtOpen {
+            heldAtOpen = singleIsDown               // the finger that was down at open: not ours
+        } else if singleIsDown {
             let id: Int
             if let existing = singleContactID { id = existing } else { id = takeContactID(); singleContactID = id }
             let pen = single.keys.contains(KeyCode.toolPen) || single.keys.contains(KeyCode.toolRubber)
             contacts.append(makeContact(id: id, x: single.abs[AbsCode.x] ?? 0, y: single.abs[AbsCode.y] ?? 0,
                                         pressure: singlePressure != nil ? single.abs[AbsCode.pressure] : nil,
                                         pressureAxis: AbsCode.pressure, major: nil,
-                                        tool: pen ? MTToolType.pen : MTToolType.finger, cancelled: false))
+                                        tool: pen ? MTToolType.pen : MTToolType.finger, cancelled: false,
+                                        record: singleRecord(id: id)))
         } else if let id = singleContactID {
             if cancelVanished {
                 contacts.append(makeContact(id: id, x: single.abs[AbsCode.x] ?? 0, y: single.abs[AbsCode.y] ?? 0,
@@ -304,6 +342,15 @@ public struct FrameAssembler {
         }
         cancelVanished = false
         return DigitizerFrame(device: deviceIndex, timestamp: time, contacts: contacts)
+    }
+
+    /// A single-touch contact's record: its ABS_X, ABS_Y and ABS_PRESSURE as their ABS_MT_ counterparts.
+    private func singleRecord(id: Int) -> DigitizerRecord {
+        var r = DigitizerRecord()
+        r[AbsCode.mtPositionX] = single.abs[AbsCode.x] ?? 0
+        r[AbsCode.mtPositionY] = single.abs[AbsCode.y] ?? 0
+        r[AbsCode.mtPressure] = single.abs[AbsCode.pressure] ?? 0
+        return r
     }
 
     // MARK: Resync and removal
@@ -382,10 +429,12 @@ public struct FrameAssembler {
     /// A contact in window points. Positions outside the axis range are a kernel bug: clamped.
     /// Force: the middle of the pressure range is 1.0, an average touch (T8); maximumPossibleForce 2.0.
     private mutating func makeContact(id: Int, x: Int32, y: Int32, pressure: Int32?, pressureAxis: UInt16,
-                                      major: Int32?, tool: Int32, cancelled: Bool) -> Contact {
+                                      major: Int32?, tool: Int32, cancelled: Bool,
+                                      record: DigitizerRecord = DigitizerRecord()) -> Contact {
         let cx = clamp(x, mapping.xAxis, "x"), cy = clamp(y, mapping.yAxis, "y")
         var contact = Contact(id: id, location: plainMapping.map(x: cx, y: cy),
-                              type: tool == MTToolType.pen ? .pencil : touchType, isCancelled: cancelled)
+                              type: tool == MTToolType.pen ? .pencil : touchType, isCancelled: cancelled,
+                              record: record)
         if let pressure, let info = pressureAxis == AbsCode.mtPressure ? mtPressure : singlePressure,
            info.maximum > info.minimum {
             let normalized = Double(pressure - info.minimum) / Double(info.maximum - info.minimum)
@@ -450,6 +499,14 @@ private struct SlotTable {
         axes[slot * SlotTable.axisCount + KernelState.slotIndex(code)] = value
     }
 
+    /// The slot's axes as a contact's record (lane `code − ABS_MT_TOUCH_MAJOR`, as `axes` is laid out).
+    func record(_ slot: Int) -> DigitizerRecord {
+        var lanes = SIMD16<Int32>()
+        let base = slot * SlotTable.axisCount
+        for i in 0..<SlotTable.axisCount { lanes[i] = axes[base + i] }
+        return DigitizerRecord(lanes: lanes)
+    }
+
     /// The slot's axes as the kernel reports them (a resync).
     mutating func load(_ slot: Int, axes values: [Int32]) {
         for (i, v) in values.prefix(SlotTable.axisCount).enumerated() { axes[slot * SlotTable.axisCount + i] = v }
@@ -469,6 +526,13 @@ private struct SlotTable {
 private struct AxisValues {
     private var values = SIMD16<Int32>()
     private var present: UInt16 = 0
+
+    /// The values as a contact's record (absent axes read 0).
+    var record: DigitizerRecord {
+        var lanes = SIMD16<Int32>()
+        for i in 0..<16 where present & (1 << UInt16(i)) != 0 { lanes[i] = values[i] }
+        return DigitizerRecord(lanes: lanes)
+    }
 
     subscript(_ code: UInt16) -> Int32? {
         get {

@@ -19,7 +19,7 @@ struct DaemonClientTests {
             return
         }
         let recording = Built.root + "/Tests/Fixtures/evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu"
-        let expected = try OfflineReplay.lines(of: try Recording.load(path: recording), scene: nil, topics: .gestures,
+        let expected = try OfflineReplay.lines(of: try Recording.load(path: recording), scene: nil,
                                                log: Logger(program: "test", level: .error)).map { try JSONParser.parse($0) }
         let socketPath = "/tmp/tb-swift-client-\(getpid()).sock"
         var pid: pid_t = 0

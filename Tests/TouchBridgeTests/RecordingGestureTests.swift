@@ -15,7 +15,7 @@ func gestures(_ name: String, shared: Bool = false) throws -> [JSON]? {
         dir = "/" + #filePath.split(separator: "/").dropLast(2).joined(separator: "/") + "/Fixtures"
     }
     let r = try Recording.load(path: dir + "/" + name)
-    return try OfflineReplay.lines(of: r, scene: nil, topics: .gestures, log: Logger(program: "test", level: .error))
+    return try OfflineReplay.lines(of: r, scene: nil, log: Logger(program: "test", level: .error))
         .map { try JSONParser.parse($0) }
 }
 

@@ -1,0 +1,52 @@
+import TouchCore
+
+/// The window of a scene that some device passes through. It sits at the end of the views' responder
+/// chain (R3: a plain view hands every touch it hears to its superview, up to the window), so it hears
+/// exactly what the views hear, when they hear it: gated by the recognizers (C1–C4), by
+/// `isMultipleTouchEnabled` (T9) and `isExclusiveTouch` (T10). It hands that to the mirrors
+/// (`Passthrough`) instead of to the application, where it would be dropped (R4).
+///
+/// A touch on no view of the scene hits the window itself, which takes any number of touches (the
+/// screen is not a view with T9's one-touch default).
+final class PassthroughWindow: Window {
+    /// Where the views' touches go; set by the pipeline that owns both.
+    weak var passthrough: Passthrough?
+    /// Views marked `"passthrough": false` and everything inside them (by identity).
+    private(set) var reserved: Set<ObjectIdentifier> = []
+
+    override init(frame: Rect) {
+        super.init(frame: frame)
+        isMultipleTouchEnabled = true
+    }
+
+    /// Reserves `views` and their subtrees: their touches never reach a mirror.
+    func reserve(_ views: [View]) {
+        func add(_ v: View) {
+            reserved.insert(ObjectIdentifier(v))
+            for s in v.subviews { add(s) }
+        }
+        for v in views { add(v) }
+    }
+
+    /// Whether a touch on `view` is kept from the mirrors.
+    func isReserved(_ view: View?) -> Bool {
+        guard let view, !reserved.isEmpty else { return false }
+        return reserved.contains(ObjectIdentifier(view))
+    }
+
+    override func touchesBegan(_ touches: Set<Touch>, with event: Event?) {
+        passthrough?.viewsHeard(touches, .began, event: event, in: self)
+    }
+
+    override func touchesMoved(_ touches: Set<Touch>, with event: Event?) {
+        passthrough?.viewsHeard(touches, .moved, event: event, in: self)
+    }
+
+    override func touchesEnded(_ touches: Set<Touch>, with event: Event?) {
+        passthrough?.viewsHeard(touches, .ended, event: event, in: self)
+    }
+
+    override func touchesCancelled(_ touches: Set<Touch>, with event: Event?) {
+        passthrough?.viewsHeard(touches, .cancelled, event: event, in: self)
+    }
+}

@@ -1,0 +1,109 @@
+import CEvdev
+import Glibc
+
+/// Where a pass-through mirror's frames go: a uinput device the compositor reads (`UinputDevice`), or
+/// a recording of what it would have been sent (`EvemuWriter`, `touchbridgectl replay --mirror`).
+public protocol MirrorSink: AnyObject {
+    /// One write: every frame one source frame or timer produced, each ended by SYN_REPORT.
+    func write(_ events: UnsafeBufferPointer<InputEvent>) throws
+}
+
+/// A virtual input device made through /dev/uinput (with libevdev's uinput half): the kernel end of a
+/// pass-through mirror. The kernel stamps its events as they are written and removes the device when
+/// this process's descriptor closes, whatever ends the process (SIGKILL included): the compositor is
+/// never left with a mirror no one drives.
+public final class UinputDevice: MirrorSink {
+    public let description: DeviceDescription
+    /// /dev/input/eventN of the new device, when the kernel says (UI_GET_SYSNAME).
+    public let devnode: String?
+    private var uinput: OpaquePointer?
+    private let fd: Int32
+    /// Kernel-layout events, reused by every write.
+    private var buffer: [input_event] = []
+
+    public static let path = "/dev/uinput"
+
+    /// Creates the device. Fails with the remedy when /dev/uinput is missing or not writable.
+    public init(description: DeviceDescription, phys: String) throws {
+        let fd = Glibc.open(UinputDevice.path, O_RDWR | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw UinputError.opening(errno: errno) }
+        guard let dev = libevdev_new() else {
+            Glibc.close(fd)
+            throw UinputError.creating(name: description.name, errno: ENOMEM)
+        }
+        defer { libevdev_free(dev) }
+        libevdev_set_name(dev, description.name)
+        libevdev_set_phys(dev, phys)
+        libevdev_set_id_bustype(dev, Int32(description.bustype))
+        libevdev_set_id_vendor(dev, Int32(description.vendor))
+        libevdev_set_id_product(dev, Int32(description.product))
+        libevdev_set_id_version(dev, Int32(description.version))
+        for p in description.properties.sorted() { _ = libevdev_enable_property(dev, UInt32(p)) }
+        for code in (description.codes[EventType.key] ?? []).sorted() {
+            _ = libevdev_enable_event_code(dev, UInt32(EventType.key), UInt32(code), nil)
+        }
+        for code in (description.codes[EventType.abs] ?? []).sorted() {
+            guard let a = description.absInfo[code] else { continue }
+            var info = input_absinfo(value: a.value, minimum: a.minimum, maximum: a.maximum, fuzz: a.fuzz,
+                                     flat: a.flat, resolution: a.resolution)
+            _ = libevdev_enable_event_code(dev, UInt32(EventType.abs), UInt32(code), &info)
+        }
+        var made: OpaquePointer?
+        let rc = libevdev_uinput_create_from_device(dev, fd, &made)
+        guard rc == 0, let made else {
+            Glibc.close(fd)
+            throw UinputError.creating(name: description.name, errno: -rc)
+        }
+        self.description = description
+        self.fd = fd
+        uinput = made
+        devnode = libevdev_uinput_get_devnode(made).map { String(cString: $0) }
+    }
+
+    deinit { destroy() }
+
+    /// Removes the device (UI_DEV_DESTROY). Touches still down on it should have been cancelled first.
+    public func destroy() {
+        guard let u = uinput else { return }
+        libevdev_uinput_destroy(u)
+        Glibc.close(fd)
+        uinput = nil
+    }
+
+    public func write(_ events: UnsafeBufferPointer<InputEvent>) throws {
+        guard uinput != nil, !events.isEmpty else { return }
+        buffer.removeAll(keepingCapacity: true)
+        for e in events { buffer.append(input_event(time: timeval(), type: e.type, code: e.code, value: e.value)) }
+        let size = buffer.count * MemoryLayout<input_event>.stride
+        while true {
+            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, size) }
+            if n == size { return }
+            if n < 0 && errno == EINTR { continue }
+            throw UinputError.writing(name: description.name, errno: n < 0 ? errno : EIO)
+        }
+    }
+}
+
+/// Why a mirror could not be made or written, with the remedy.
+public enum UinputError: Error, CustomStringConvertible, Equatable {
+    case opening(errno: Int32)
+    case creating(name: String, errno: Int32)
+    case writing(name: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .opening(let e) where e == ENOENT || e == ENODEV || e == ENXIO:
+            return "\(UinputDevice.path) does not exist: load the uinput module (sudo modprobe uinput; to load it at boot, "
+                + "the package installs /usr/lib/modules-load.d/touchbridge.conf, or add \"uinput\" to /etc/modules-load.d/uinput.conf)"
+        case .opening(let e) where e == EACCES || e == EPERM:
+            return "\(UinputDevice.path): permission denied (the systemd service is given it by udev/70-touchbridge.rules "
+                + "and its DeviceAllow=; run by hand, run as root or give your user write access to \(UinputDevice.path))"
+        case .opening(let e):
+            return "\(UinputDevice.path): open failed: \(String(cString: strerror(e)))"
+        case .creating(let name, let e):
+            return "\(UinputDevice.path): cannot create \"\(name)\": \(String(cString: strerror(e)))"
+        case .writing(let name, let e):
+            return "\"\(name)\": write to the mirror failed: \(String(cString: strerror(e)))"
+        }
+    }
+}
