@@ -66,22 +66,27 @@ lab:
 check-units: build
 	python3 Tests/integration/test_daemon.py CommandLineTests.test_systemd_units_verify_and_are_hardened
 
+# The units and the udev rule name the binaries' directory: installed with $(PREFIX) put in.
 install: release
 	install -D -m 0755 .build/release/touchbridged $(DESTDIR)$(PREFIX)/bin/touchbridged
 	install -D -m 0755 .build/release/touchbridgectl $(DESTDIR)$(PREFIX)/bin/touchbridgectl
-	install -D -m 0644 systemd/touchbridged.service $(DESTDIR)/etc/systemd/system/touchbridged.service
-	install -D -m 0644 systemd/touchbridged.socket $(DESTDIR)/etc/systemd/system/touchbridged.socket
-	install -D -m 0644 udev/70-touchbridge.rules $(DESTDIR)/etc/udev/rules.d/70-touchbridge.rules
+	install -d $(DESTDIR)/etc/systemd/system $(DESTDIR)/etc/udev/rules.d $(DESTDIR)/etc/sysusers.d $(DESTDIR)/etc/modules-load.d
+	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' systemd/touchbridged.service > $(DESTDIR)/etc/systemd/system/touchbridged.service
+	install -m 0644 systemd/touchbridged.socket $(DESTDIR)/etc/systemd/system/touchbridged.socket
+	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' udev/70-touchbridge.rules > $(DESTDIR)/etc/udev/rules.d/70-touchbridge.rules
+	install -m 0644 systemd/touchbridge.sysusers $(DESTDIR)/etc/sysusers.d/touchbridge.conf
+	install -m 0644 systemd/touchbridge-modules.conf $(DESTDIR)/etc/modules-load.d/touchbridge.conf
 	@if [ -e $(DESTDIR)/etc/touchbridge/scene.json ]; then \
 	  echo "keeping the existing $(DESTDIR)/etc/touchbridge/scene.json"; \
 	else install -D -m 0644 scenes/default.json $(DESTDIR)/etc/touchbridge/scene.json; fi
-	@echo "installed. To start: systemctl daemon-reload && systemctl enable --now touchbridged.socket && udevadm control --reload"
+	@echo "installed. To start: systemd-sysusers && modprobe uinput && udevadm control --reload && systemctl daemon-reload && systemctl enable --now touchbridged.socket"
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/touchbridged $(DESTDIR)$(PREFIX)/bin/touchbridgectl
 	rm -f $(DESTDIR)/etc/systemd/system/touchbridged.service $(DESTDIR)/etc/systemd/system/touchbridged.socket
-	rm -f $(DESTDIR)/etc/udev/rules.d/70-touchbridge.rules
-	@echo "left /etc/touchbridge/ (your scene) in place; remove it by hand if you want"
+	rm -f $(DESTDIR)/etc/udev/rules.d/70-touchbridge.rules $(DESTDIR)/etc/sysusers.d/touchbridge.conf
+	rm -f $(DESTDIR)/etc/modules-load.d/touchbridge.conf
+	@echo "left /etc/touchbridge/ (your scene) and the group uinput in place; remove them by hand if you want"
 
 clean:
 	rm -rf .build

@@ -17,8 +17,13 @@ public enum Ctl {
                           run recordings through the pipeline offline, on their own timestamps, and
                           print the lines the daemon would send (evemu-record, libinput record's YAML,
                           evtest text; --desc for an E:-only file)
+      replay --mirror OUT [--scene FILE] RECORDING
+                          also write what a pass-through mirror would be sent, as an evemu recording
       scene check FILE    validate a scene file
-      scene default       print the built-in scene as a scene file
+      scene default [--passthrough]
+                          print the built-in scene (or the built-in pass-through scene) as a scene file
+      udev-mirror-properties EVENT
+                          for udev: the mapping properties a pass-through mirror takes from its panel
       bind FILE [--socket PATH]
                           run a command per gesture: FILE maps a recognizer name (or "name:state")
                           to an argv, e.g. {"doubleTap": ["xdotool", "key", "F11"]}
@@ -41,6 +46,7 @@ public enum Ctl {
             case "replay": return try replay(rest)
             case "scene": return try scene(rest)
             case "bind": return try bind(rest)
+            case "udev-mirror-properties": return try udevMirrorProperties(rest)
             default:
                 FileHandleStandardError.write("touchbridgectl: unknown command \"\(command)\" (see --help)\n")
                 return 2
@@ -138,12 +144,17 @@ public enum Ctl {
     }
 
     static func scene(_ args: [String]) throws -> Int32 {
-        if args == ["default"] {
-            print(Scene.builtInJSON(), terminator: "")
+        if args.first == "default" {
+            let a = try Arguments(Array(args.dropFirst()), spec: .init(flags: ["passthrough"], options: []),
+                                  program: "touchbridgectl scene default")
+            guard a.positional.isEmpty else {
+                throw Arguments.Failure(description: "touchbridgectl scene default: unexpected \"\(a.positional[0])\" (see --help)")
+            }
+            print(Scene.builtInJSON(passthrough: a.has("passthrough")), terminator: "")
             return 0
         }
         guard args.first == "check", args.count == 2 else {
-            throw Arguments.Failure(description: "touchbridgectl: usage: touchbridgectl scene check FILE | touchbridgectl scene default")
+            throw Arguments.Failure(description: "touchbridgectl: usage: touchbridgectl scene check FILE | touchbridgectl scene default [--passthrough]")
         }
         do {
             let s = try Scene.load(path: args[1])
@@ -153,6 +164,36 @@ public enum Ctl {
             FileHandleStandardError.write("\(error)\n")
             return 1
         }
+    }
+
+    /// The udev properties that compositors and libinput map a touchscreen by, which a pass-through
+    /// mirror must carry too: udev/70-touchbridge.rules runs this for every mirror (IMPORT{program}),
+    /// with the mirror's event node name; it finds the panel through the mirror's phys
+    /// ("touchbridge/event5") and prints the panel's properties as KEY=VALUE lines.
+    static let mirroredProperties: [String] = ["ID_INPUT_TOUCHSCREEN", "ID_INPUT_WIDTH_MM", "ID_INPUT_HEIGHT_MM", "ID_SEAT"]
+    static let mirroredPrefixes: [String] = ["LIBINPUT_", "WL_"]
+
+    static func udevMirrorProperties(_ args: [String]) throws -> Int32 {
+        guard args.count == 1 else {
+            throw Arguments.Failure(description: "touchbridgectl udev-mirror-properties: name the mirror's event node (e.g. event7)")
+        }
+        let sysname = Files.baseName(args[0])
+        guard let mirror = DeviceMonitor.info(eventNode: sysname) else {
+            throw ServerError("\(sysname): no such input event node")
+        }
+        guard let phys = mirror.phys, phys.hasPrefix(MirrorDescription.physPrefix) else {
+            throw ServerError("\(sysname) \"\(mirror.name)\" is not a TouchBridge mirror (its phys is \"\(mirror.phys ?? "")\")")
+        }
+        print("TOUCHBRIDGE_MIRROR=1")
+        let source = String(phys.dropFirst(MirrorDescription.physPrefix.count))
+        // A replay's mirror has no panel behind it.
+        guard source.hasPrefix("event"), let panel = DeviceMonitor.info(eventNode: source) else { return 0 }
+        print("TOUCHBRIDGE_SOURCE=\(panel.devnode)")
+        for (key, value) in panel.properties.sorted(by: { $0.key < $1.key })
+        where mirroredProperties.contains(key) || mirroredPrefixes.contains(where: { key.hasPrefix($0) }) {
+            print("\(key)=\(value)")
+        }
+        return 0
     }
 
     static func bind(_ args: [String]) throws -> Int32 {

@@ -12,6 +12,8 @@ public struct DaemonOptions {
     public var replayDescription: String?
     public var replayDelay = 1.0
     public var noDevices = false
+    /// Every device passes through (README "Pass-through").
+    public var passthrough = false
     public var verbose = false
     public var clientQueueBytes = SocketServer.defaultQueueLimit
 
@@ -32,6 +34,9 @@ public struct DaemonOptions {
       --replay-desc FILE   the device description for a headerless recording
       --replay-delay S     seconds before the replay starts (default 1)
       --no-devices         open no input device (with --replay: the recording only)
+      --passthrough        pass every device through: grab it and give the compositor a mirror that
+                           gets exactly the touches no gesture claims (without --scene: the built-in
+                           pass-through scene)
       --client-queue BYTES how much a client may fall behind before it is dropped (default 1048576)
       --verbose            log every recognizer transition
       --help, --version
@@ -41,7 +46,7 @@ public struct DaemonOptions {
     """
 
     public static func parse(_ args: [String]) throws -> (DaemonOptions, help: Bool, version: Bool) {
-        let a = try Arguments(args, spec: .init(flags: ["no-devices", "verbose", "help", "version"],
+        let a = try Arguments(args, spec: .init(flags: ["no-devices", "passthrough", "verbose", "help", "version"],
                                                 options: ["scene", "socket", "socket-group", "replay", "replay-desc", "replay-delay", "client-queue"]),
                               program: "touchbridged")
         var o = DaemonOptions()
@@ -52,6 +57,7 @@ public struct DaemonOptions {
         o.replayDescription = a["replay-desc"]
         if let d = try a.number("replay-delay", program: "touchbridged") { o.replayDelay = d }
         o.noDevices = a.has("no-devices")
+        o.passthrough = a.has("passthrough")
         if let q = a["client-queue"] {
             guard let n = Int(q), n >= 1024 else {
                 throw Arguments.Failure(description: "touchbridged: --client-queue needs a number of bytes ≥ 1024, not \"\(q)\"")
@@ -94,11 +100,11 @@ public final class Daemon {
         self.log = log
         let scene: Scene
         if let path = options.scenePath {
-            scene = try Scene.load(path: path)
+            scene = try Scene.load(path: path, passthrough: options.passthrough)
             log.info("scene \(path): \(scene.views.count) views, \(scene.recognizers.count) recognizers")
         } else {
-            scene = Scene.builtIn()
-            log.info("built-in scene: view \"screen\" with \(scene.recognizers.map { $0.name ?? "" }.joined(separator: ", "))")
+            scene = Scene.builtIn(passthrough: options.passthrough)
+            log.info("built-in \(options.passthrough ? "pass-through " : "")scene: view \"screen\" with \(scene.recognizers.map { $0.name ?? "" }.joined(separator: ", "))")
         }
         loop = try EventLoop()
         signals = try SignalReceiver([SIGTERM, SIGINT, SIGHUP])
@@ -205,9 +211,9 @@ public final class Daemon {
         }
         notifier.notify("RELOADING=1")
         do {
-            let scene = try Scene.load(path: path)
+            let scene = try Scene.load(path: path, passthrough: options.passthrough)
             pipeline.replace(scene: scene, at: monotonicNow())
-            if !options.noDevices { devices.reopen() }
+            if !options.noDevices { devices.reconfigure() }
             log.info("SIGHUP: reloaded \(path): \(scene.views.count) views, \(scene.recognizers.count) recognizers")
         } catch {
             log.error("SIGHUP: keeping the old scene: \(error)")

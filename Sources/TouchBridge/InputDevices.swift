@@ -6,17 +6,54 @@ import TouchInput
 /// The device-monitor stage: finds touchscreens through udev, opens the ones the scene selects through
 /// libevdev, watches them come and go, and feeds their frames to the pipeline's event queue.
 /// A recording given with --replay is one more device, played in real time.
+///
+/// A pass-through device (README "Pass-through") also gets a mirror, a uinput copy of it that the
+/// compositor reads, and is grabbed so that the compositor no longer reads the panel itself:
+/// - the mirror is made first; if it cannot be (no /dev/uinput, no permission) the device is read
+///   ungrabbed, as without pass-through: a failed pass-through never leaves the compositor without a
+///   panel;
+/// - the grab waits until no finger is on the panel (grabbing mid-touch would leave the compositor
+///   with a touch that never lifts); a finger that lands as the grab is taken gives the panel back
+///   until it lifts;
+/// - when the device goes away or the daemon stops: what is down on the mirror is cancelled, the
+///   mirror is destroyed, the device let go of, in that order. (SIGKILL: the kernel drops the grab and
+///   the mirror with the daemon's descriptors.)
 public final class InputDevices {
+    /// An open device and what goes with it.
+    private final class OpenDevice {
+        let device: EvdevDevice
+        let info: DeviceInfo
+        let index: Int
+        var config: DeviceConfig
+        /// The pass-through mirror, while the device passes through.
+        var mirror: UinputDevice?
+        /// When the grab was taken (CLOCK_MONOTONIC); nil while the compositor reads the panel.
+        var grabbedAt: Double?
+        /// The wait for a neutral panel was logged.
+        var toldWaiting = false
+
+        init(device: EvdevDevice, info: DeviceInfo, index: Int, config: DeviceConfig) {
+            self.device = device
+            self.info = info
+            self.index = index
+            self.config = config
+        }
+
+        var node: String { info.devnode }
+        var name: String { device.description.name }
+    }
+
     private let loop: EventLoop
     private let log: Logger
     private let pipeline: Pipeline
     private var monitor: DeviceMonitor?
-    private var open: [String: EvdevDevice] = [:]
-    private var infos: [String: DeviceInfo] = [:]
+    private var open: [String: OpenDevice] = [:]
     private var replays: [ReplaySource] = []
     private var nextIndex = 0
     /// The built-in scene is resized once, for the first device.
     private var sizedDefaultScene = false
+    /// Mirrors seen on the bus, logged once each.
+    private var ignoredMirrors: Set<String> = []
     /// Device lines ({"event":"device",…}) for subscribers.
     public var onDeviceLine: (([UInt8]) -> Void)?
     /// Called after frames or timers changed the pipeline, so the deadline timer can be re-armed.
@@ -34,8 +71,7 @@ public final class InputDevices {
         self.pipeline = pipeline
     }
 
-    private var configs: [DeviceConfig] { pipeline.scene.devices }
-    private var wantsTablets: Bool { configs.contains { $0.tablets } }
+    private var wantsTablets: Bool { pipeline.scene.devices.contains { $0.tablets } }
 
     /// Enumerates the touchscreens present and starts watching for hotplug.
     public func start() {
@@ -50,45 +86,67 @@ public final class InputDevices {
         let found = monitor!.enumerate()
         for info in found { consider(info) }
         if open.isEmpty {
-            log.info(found.isEmpty ? "waiting for a touchscreen (none found; plug one in, or replay a recording with --replay FILE)"
-                                   : "waiting for a touchscreen the scene selects (found \(found.count), none matched its \"devices\")")
+            let real = found.filter { !$0.isMirror }
+            log.info(real.isEmpty ? "waiting for a touchscreen (none found; plug one in, or replay a recording with --replay FILE)"
+                                  : "waiting for a touchscreen the scene selects (found \(real.count), none matched its \"devices\")")
         }
     }
 
-    /// Closes every device (on exit, or before a reload re-opens them).
+    /// Closes every device and ends every replay (on exit).
     public func stop() {
-        for (node, _) in open { close(node, reason: nil) }
+        for node in open.keys.sorted() { close(node, reason: nil) }
         for r in replays { r.stop() }
         replays = []
     }
 
-    /// After a scene reload: the devices are opened again with the new scene's selection and mapping.
-    public func reopen() {
-        for (node, _) in open { close(node, reason: nil) }
+    /// After a scene reload: the devices stay open (touches in flight keep going), and each takes its
+    /// entry in the new scene: its mapping, its grab and whether it passes through. A device the new
+    /// scene no longer selects is closed; one it newly selects is opened.
+    public func reconfigure() {
+        for node in open.keys.sorted() {
+            guard let d = open[node] else { continue }
+            guard let config = pipeline.scene.deviceConfig(for: d.info) else {
+                close(node, reason: "no longer selected by the scene")
+                continue
+            }
+            d.config = config
+            config.configure(&d.device.assembler.mapping, window: pipeline.scene.window.bounds,
+                             udevCalibration: d.info.calibrationMatrix)
+            if config.passthrough && d.mirror == nil {
+                startPassthrough(d)
+            } else if !config.passthrough && d.mirror != nil {
+                stopPassthrough(d, reason: "the scene no longer passes it through")
+            }
+            if d.mirror == nil {
+                if config.grab && !d.device.isGrabbed { try? d.device.grab() }
+                if !config.grab && d.device.isGrabbed { d.device.ungrab() }
+            }
+        }
         if let m = monitor { for info in m.enumerate() { consider(info) } }
     }
 
     /// {"event":"device","action":…} lines for the devices present, for a new "devices" subscriber.
     public func presentDeviceLines() -> [[UInt8]] {
-        open.keys.sorted().compactMap { node in open[node].map { deviceLine("added", node: node, name: $0.description.name) } } +
+        open.keys.sorted().compactMap { node in open[node].map { deviceLine("added", node: node, name: $0.name) } } +
             replays.filter(\.isPlaying).map { deviceLine("added", node: $0.node, name: $0.recording.device.name) }
-    }
-
-    private func config(for info: DeviceInfo) -> DeviceConfig? {
-        if configs.isEmpty { return DeviceConfig() }
-        return configs.first { $0.selector.matches(info) }
     }
 
     private func consider(_ info: DeviceInfo) {
         guard open[info.devnode] == nil else { return }
-        guard let config = config(for: info) else {
+        if info.isMirror {
+            if ignoredMirrors.insert(info.devnode).inserted {
+                log.info("ignoring \(info.devnode) \"\(info.name)\": a pass-through mirror, not a panel")
+            }
+            return
+        }
+        guard let config = pipeline.scene.deviceConfig(for: info) else {
             log.info("ignoring \(info.devnode) \"\(info.name)\": no \"devices\" entry of the scene selects it")
             return
         }
         let index = nextIndex
         do {
             let device = try EvdevDevice(path: info.devnode, deviceIndex: index, target: pipeline.scene.window.bounds,
-                                         acceptTablets: config.tablets, grab: config.grab) { m in
+                                         acceptTablets: config.tablets, grab: config.grab && !config.passthrough) { m in
                 config.configure(&m, window: pipeline.scene.window.bounds, udevCalibration: info.calibrationMatrix)
             }
             nextIndex += 1
@@ -99,17 +157,15 @@ public final class InputDevices {
             device.onDropped = { [log] in
                 log.warning("\(info.devnode): events were lost (SYN_DROPPED: touchbridged fell behind); resynced to the kernel's state, vanished touches cancelled")
             }
-            open[info.devnode] = device
-            infos[info.devnode] = info
-            let node = info.devnode
+            let d = OpenDevice(device: device, info: info, index: index, config: config)
+            open[info.devnode] = d
             // Read on every wakeup of the device: its references are not counted (`Unmanaged`: a
             // counted, weak or unowned one costs runtime calls each time). Both outlive the handler:
-            // `close` takes it out of the loop before the device leaves `open`, and after `close`
-            // `read` no longer touches the device; this object owns the devices and lives as long as
-            // the loop.
-            let devices = Unmanaged.passUnretained(self), reader = Unmanaged.passUnretained(device)
+            // `close` takes it out of the loop before the device leaves `open`; this object owns the
+            // devices and lives as long as the loop.
+            let devices = Unmanaged.passUnretained(self), reader = Unmanaged.passUnretained(d)
             try loop.add(device.fd) { _ in
-                devices._withUnsafeGuaranteedRef { d in reader._withUnsafeGuaranteedRef { d.read($0, node: node) } }
+                devices._withUnsafeGuaranteedRef { s in reader._withUnsafeGuaranteedRef { s.read($0) } }
             }
             let axes = device.description.positionAxes!
             log.info("touchscreen \(info.devnode) \"\(device.description.name)\" (\(device.description.vendorProduct)): "
@@ -117,7 +173,8 @@ public final class InputDevices {
                      + "\(Int(pipeline.scene.window.bounds.width))×\(Int(pipeline.scene.window.bounds.height)) pt"
                      + (device.isGrabbed ? ", grabbed" : "") + " [device \(index)]")
             onDeviceLine?(deviceLine("added", node: info.devnode, name: device.description.name))
-            read(device, node: info.devnode)
+            if config.passthrough { startPassthrough(d) }
+            read(d)
         } catch {
             log.error("cannot open \(error)")
         }
@@ -129,16 +186,32 @@ public final class InputDevices {
     func adoptDefaultScene(for device: DeviceDescription) -> Bool {
         guard pipeline.scene.isDefault, !sizedDefaultScene else { return false }
         sizedDefaultScene = true
-        let sized = Scene.builtIn(for: device)
+        let sized = Scene.builtIn(for: device, passthrough: pipeline.scene.passesEveryDevice)
         guard sized.window.bounds != pipeline.scene.window.bounds else { return false }
         pipeline.replace(scene: sized, at: monotonicNow())
-        for (_, d) in open { d.assembler.mapping.target = sized.window.bounds }
+        for (_, d) in open { d.device.assembler.mapping.target = sized.window.bounds }
         return true
     }
 
-    private func read(_ device: EvdevDevice, node: String) {
-        let result = device.readFrames { pipeline.handle($0) }
-        if result == .removed { close(node, reason: "removed") }
+    private func read(_ d: OpenDevice) {
+        let result: EvdevDevice.ReadResult
+        if d.mirror == nil {
+            result = d.device.readFrames { pipeline.handle($0) }
+        } else {
+            // A frame stamped before the grab with a finger in it: that finger landed between the look
+            // at a neutral panel and the grab, and the compositor has had its touch-down.
+            var landedAtGrab = false
+            result = d.device.readFrames { f in
+                if let g = d.grabbedAt, f.timestamp <= g, !f.contacts.isEmpty { landedAtGrab = true }
+                pipeline.handle(f)
+            }
+            if landedAtGrab && d.grabbedAt != nil {
+                release(d)
+                log.info("pass-through: a finger landed on \(d.node) as it was grabbed; the compositor keeps the panel until it lifts")
+            }
+            if result != .removed { grabIfNeutral(d) }
+        }
+        if result == .removed { close(d.node, reason: "removed") }
         activityCallback?._withUnsafeGuaranteedRef { $0.call() }
     }
 
@@ -147,33 +220,110 @@ public final class InputDevices {
         while let (action, info) = m.receive() {
             switch action {
             case .added: consider(info)
-            case .removed: if open[info.devnode] != nil { close(info.devnode, reason: "removed") }
+            case .removed:
+                ignoredMirrors.remove(info.devnode)
+                if open[info.devnode] != nil { close(info.devnode, reason: "removed") }
             }
         }
         activityCallback?._withUnsafeGuaranteedRef { $0.call() }
     }
 
     private func close(_ node: String, reason: String?) {
-        guard let device = open.removeValue(forKey: node) else { return }
-        infos[node] = nil
-        loop.remove(device.fd)
-        // Whatever was down on it is cancelled (C7), not ended: no touch is left stuck.
-        pipeline.handle(device.assembler.cancelAll(at: monotonicNow()))
-        device.close()
+        guard let d = open.removeValue(forKey: node) else { return }
+        loop.remove(d.device.fd)
+        // Whatever was down on it is cancelled (C7), not ended: no touch is left stuck, on the socket
+        // or on the mirror. Then the mirror goes, then the grab.
+        let now = monotonicNow()
+        pipeline.handle(d.device.assembler.cancelAll(at: now))
+        if d.mirror != nil { stopPassthrough(d, reason: nil) }
+        d.device.close()
         if let reason {
-            log.info("touchscreen \(node) \"\(device.description.name)\" \(reason)")
-            onDeviceLine?(deviceLine("removed", node: node, name: device.description.name))
+            log.info("touchscreen \(node) \"\(d.name)\" \(reason)")
+            onDeviceLine?(deviceLine("removed", node: node, name: d.name))
         }
         activityCallback?._withUnsafeGuaranteedRef { $0.call() }
     }
 
+    // MARK: Pass-through
+
+    /// Makes the device's mirror, then grabs the device once no finger is on it.
+    private func startPassthrough(_ d: OpenDevice) {
+        guard d.device.description.kind == .touchscreen else {
+            log.warning("pass-through: \(d.node) \"\(d.name)\" is a \(d.device.description.kind.rawValue); only touchscreens pass through: reading it ungrabbed")
+            return
+        }
+        guard pipeline.scene.allowsPassthrough else { return }
+        let description = MirrorDescription.of(d.device.description)
+        do {
+            let mirror = try UinputDevice(description: description, phys: MirrorDescription.phys(forSourceNode: d.node))
+            d.mirror = mirror
+            if d.device.isGrabbed { d.device.ungrab() }      // grabbed for "grab": taken again below, when neutral
+            pipeline.addMirror(device: d.index, name: d.name, source: d.device.description, sink: mirror)
+            pipeline.passthrough?.onFailure = { [unowned self] index in self.mirrorFailed(index) }
+            log.info("pass-through: \(d.node) \"\(d.name)\" → mirror \(mirror.devnode ?? "(node unknown)") \"\(description.name)\"")
+            grabIfNeutral(d)
+        } catch {
+            log.error("pass-through for \(d.node) \"\(d.name)\" is off: \(error); reading it ungrabbed, the compositor keeps the panel")
+        }
+    }
+
+    /// Cancels what is down on the mirror, destroys it and gives the device back to the compositor.
+    private func stopPassthrough(_ d: OpenDevice, reason: String?) {
+        guard let mirror = d.mirror else { return }
+        pipeline.removeMirror(device: d.index, at: monotonicNow())
+        mirror.destroy()
+        d.mirror = nil
+        release(d)
+        if let reason { log.info("pass-through: \(d.node) \"\(d.name)\": \(reason); mirror removed, the compositor reads the panel again") }
+    }
+
+    /// Writing to a mirror failed: it is dropped and the panel given back.
+    private func mirrorFailed(_ index: Int) {
+        guard let d = open.values.first(where: { $0.index == index }), let mirror = d.mirror else { return }
+        pipeline.removeMirror(device: index, at: nil)
+        mirror.destroy()
+        d.mirror = nil
+        release(d)
+    }
+
+    /// Takes the grab when the panel is neutral (no finger down, ours or the compositor's).
+    private func grabIfNeutral(_ d: OpenDevice) {
+        guard d.mirror != nil, d.grabbedAt == nil else { return }
+        guard d.device.assembler.isNeutral else {
+            if !d.toldWaiting {
+                d.toldWaiting = true
+                log.info("pass-through: a finger is on \(d.node) \"\(d.name)\"; the grab waits until it lifts (the compositor keeps that touch)")
+            }
+            return
+        }
+        do {
+            try d.device.grab()
+        } catch {
+            log.error("pass-through: cannot grab \(d.node): \(error); the compositor keeps the panel")
+            return
+        }
+        let now = monotonicNow()
+        d.grabbedAt = now
+        d.toldWaiting = false
+        pipeline.passthrough?.setExclusive(device: d.index, since: now)
+        log.info("pass-through: grabbed \(d.node) \"\(d.name)\"; the compositor reads the mirror")
+    }
+
+    /// The compositor reads the panel again (the grab is released).
+    private func release(_ d: OpenDevice) {
+        d.grabbedAt = nil
+        pipeline.passthrough?.setExclusive(device: d.index, since: nil)
+        d.device.ungrab()
+    }
+
     // MARK: Replays
 
-    /// Plays `recording` as a live device after `delay` seconds.
+    /// Plays `recording` as a live device after `delay` seconds. The end of the recording is the device
+    /// going away: once the pending timers have run, touches still down are cancelled.
     public func replay(_ recording: Recording, path: String, delay: Double) throws {
         let info = DeviceInfo(devnode: "replay:" + path, name: recording.device.name,
                               vendor: recording.device.vendor, product: recording.device.product)
-        let config = self.config(for: info) ?? DeviceConfig()
+        let config = pipeline.scene.deviceConfig(for: info) ?? DeviceConfig()
         let index = nextIndex
         nextIndex += 1
         adoptDefaultScene(for: recording.device)
@@ -183,14 +333,36 @@ public final class InputDevices {
         config.configure(&mapping, window: pipeline.scene.window.bounds, udevCalibration: nil)
         let source = try ReplaySource(recording: recording, node: info.devnode, mapping: mapping, deviceIndex: index,
                                       delay: delay, loop: loop, log: log)
+        var mirror: UinputDevice?
         source.onFrame = { [unowned self] in self.pipeline.handle($0); self.activityCallback?._withUnsafeGuaranteedRef { $0.call() } }
         source.onStart = { [unowned self] in
             log.info("replaying \(path) as device \(index) \"\(recording.device.name)\" (\(recording.events.count) events)")
             self.onDeviceLine?(self.deviceLine("added", node: info.devnode, name: recording.device.name))
+            // A replay that passes through gets a mirror too (nothing to grab): a demo of what the
+            // compositor would get.
+            if config.passthrough && self.pipeline.scene.allowsPassthrough {
+                do {
+                    let m = try UinputDevice(description: MirrorDescription.of(recording.device),
+                                             phys: MirrorDescription.phys(forSourceNode: "replay"))
+                    mirror = m
+                    self.pipeline.addMirror(device: index, name: recording.device.name, source: recording.device, sink: m)
+                    self.pipeline.passthrough?.setExclusive(device: index, since: -Double.infinity)
+                    log.info("pass-through: replay \(path) → mirror \(m.devnode ?? "(node unknown)")")
+                } catch {
+                    log.error("pass-through for the replay of \(path) is off: \(error)")
+                }
+            }
         }
-        source.onEnd = { [unowned self] in
+        source.endsWhen = { [unowned self] in self.pipeline.nextDeadline == nil }
+        source.onEnd = { [unowned self] cancel in
+            cancel.map { self.pipeline.handle(DigitizerFrame(device: $0.device, timestamp: self.pipeline.currentTime, contacts: $0.contacts)) }
+            if let m = mirror {
+                self.pipeline.removeMirror(device: index, at: self.pipeline.currentTime)
+                m.destroy()
+            }
             log.info("replay of \(path) finished")
             self.onDeviceLine?(self.deviceLine("removed", node: info.devnode, name: recording.device.name))
+            self.activityCallback?._withUnsafeGuaranteedRef { $0.call() }
         }
         replays.append(source)
         source.start()
@@ -222,7 +394,11 @@ final class ReplaySource {
     private(set) var isPlaying = false
     var onFrame: ((DigitizerFrame) -> Void)?
     var onStart: (() -> Void)?
-    var onEnd: (() -> Void)?
+    /// Asked after the last event, and again after each pending timer: whether the replay may end now
+    /// (the pipeline has no timer left to run).
+    var endsWhen: (() -> Bool)?
+    /// The replay ended; with the frame that cancels what is still down (nil when nothing is).
+    var onEnd: ((DigitizerFrame?) -> Void)?
 
     init(recording: Recording, node: String, mapping: CoordinateMapping, deviceIndex: Int, delay: Double,
          loop: EventLoop, log: Logger) throws {
@@ -235,10 +411,9 @@ final class ReplaySource {
     }
 
     func start() {
-        guard let first = recording.events.first else { onStart?(); onEnd?(); return }
-        offset = monotonicNow() + delay - first.time
+        offset = monotonicNow() + delay - (recording.events.first?.time ?? 0)
         try? loop.add(timer.fd) { [unowned self] _ in self.fire() }
-        timer.arm(at: first.time + offset)
+        timer.arm(at: (recording.events.first?.time ?? 0) + offset)
     }
 
     func stop() {
@@ -262,10 +437,13 @@ final class ReplaySource {
         }
         if next < recording.events.count {
             timer.arm(at: recording.events[next].time + offset)
-        } else {
+        } else if endsWhen?() ?? true {
             isPlaying = false
             stop()
-            onEnd?()
+            let cancel = player.cancelAll(at: now)
+            onEnd?(cancel.contacts.isEmpty ? nil : cancel)
+        } else {
+            timer.arm(at: now + 0.05)           // the pipeline's timers run first (the daemon's deadline timer)
         }
     }
 }

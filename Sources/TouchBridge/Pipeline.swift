@@ -104,8 +104,9 @@ public final class Pipeline {
         p.add(device: device, name: name, source: source, sink: sink)
     }
 
-    /// The device stops passing through: what is down on its mirror is cancelled there at `time`.
-    public func removeMirror(device: Int, at time: Double) {
+    /// The device stops passing through: what is down on its mirror is cancelled there at `time` (nil:
+    /// the mirror is broken, nothing more is written to it).
+    public func removeMirror(device: Int, at time: Double?) {
         passthrough?.remove(device: device, at: time)
     }
 

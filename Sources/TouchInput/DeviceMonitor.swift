@@ -12,9 +12,12 @@ public struct DeviceInfo: Equatable, Sendable {
     public var product: UInt16
     /// udev properties: ID_INPUT_TOUCHSCREEN, ID_PATH, LIBINPUT_CALIBRATION_MATRIX, …
     public var properties: [String: String]
+    /// The parent input device's "phys" attribute (where it is attached); nil when it has none.
+    public var phys: String?
 
     public init(devnode: String, syspath: String = "", name: String, vendor: UInt16 = 0, product: UInt16 = 0,
-                properties: [String: String] = [:]) {
+                properties: [String: String] = [:], phys: String? = nil) {
+        self.phys = phys
         self.devnode = devnode
         self.syspath = syspath
         self.name = name
@@ -26,6 +29,12 @@ public struct DeviceInfo: Equatable, Sendable {
     public var isTouchscreen: Bool { properties["ID_INPUT_TOUCHSCREEN"] == "1" }
     public var isTablet: Bool { properties["ID_INPUT_TABLET"] == "1" }
     public var vendorProduct: String { hex4(vendor) + ":" + hex4(product) }
+
+    /// A pass-through mirror (of this or another touchbridged): never opened as input. Recognized by
+    /// the property udev/70-touchbridge.rules gives it, else by its phys or name.
+    public var isMirror: Bool {
+        properties["TOUCHBRIDGE_MIRROR"] == "1" || MirrorDescription.isMirror(name: name, phys: phys)
+    }
 
     /// LIBINPUT_CALIBRATION_MATRIX, when the user has set one for this device.
     public var calibrationMatrix: [Double]? {
@@ -93,6 +102,15 @@ public final class DeviceMonitor {
         return result.sorted { $0.devnode.localizedStandardLess($1.devnode) }
     }
 
+    /// What udev knows of one event node, by its name ("event5"); nil when there is no such node.
+    public static func info(eventNode sysname: String) -> DeviceInfo? {
+        guard let udev = udev_new() else { return nil }
+        defer { udev_unref(udev) }
+        guard let dev = udev_device_new_from_subsystem_sysname(udev, "input", sysname) else { return nil }
+        defer { udev_device_unref(dev) }
+        return info(dev)
+    }
+
     /// The touchscreens (and tablets, when asked) present now.
     public func enumerate() -> [DeviceInfo] {
         allInputDevices().filter(wanted)
@@ -127,15 +145,17 @@ public final class DeviceMonitor {
             }
             entry = udev_list_entry_get_next(current)
         }
-        var name = "", vendor: UInt16 = 0, product: UInt16 = 0
+        var name = "", vendor: UInt16 = 0, product: UInt16 = 0, phys: String?
         if let parent = udev_device_get_parent_with_subsystem_devtype(dev, "input", nil) {
             name = udev_device_get_sysattr_value(parent, "name").map { String(cString: $0) } ?? ""
+            phys = udev_device_get_sysattr_value(parent, "phys").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
             vendor = udev_device_get_sysattr_value(parent, "id/vendor").flatMap { UInt16(String(cString: $0), radix: 16) } ?? 0
             product = udev_device_get_sysattr_value(parent, "id/product").flatMap { UInt16(String(cString: $0), radix: 16) } ?? 0
         }
         if name.isEmpty, let n = properties["NAME"] { name = n.unquoted() }
         let syspath = udev_device_get_syspath(dev).map { String(cString: $0) } ?? ""
-        return DeviceInfo(devnode: node, syspath: syspath, name: name, vendor: vendor, product: product, properties: properties)
+        return DeviceInfo(devnode: node, syspath: syspath, name: name, vendor: vendor, product: product,
+                          properties: properties, phys: phys)
     }
 }
 

@@ -93,11 +93,11 @@ public enum UinputError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .opening(let e) where e == ENOENT || e == ENODEV || e == ENXIO:
-            return "\(UinputDevice.path) does not exist: load the uinput module (sudo modprobe uinput; to load it at boot, "
-                + "the package installs /usr/lib/modules-load.d/touchbridge.conf, or add \"uinput\" to /etc/modules-load.d/uinput.conf)"
+            return "\(UinputDevice.path) does not exist: load the uinput module (sudo modprobe uinput; `make install` "
+                + "adds /etc/modules-load.d/touchbridge.conf, which loads it at boot)"
         case .opening(let e) where e == EACCES || e == EPERM:
-            return "\(UinputDevice.path): permission denied (the systemd service is given it by udev/70-touchbridge.rules "
-                + "and its DeviceAllow=; run by hand, run as root or give your user write access to \(UinputDevice.path))"
+            return "\(UinputDevice.path): permission denied (it belongs to group \"uinput\" with the udev rule `make install` "
+                + "adds; the systemd service is in that group; run by hand, run as root or join the group: sudo usermod -aG uinput $USER)"
         case .opening(let e):
             return "\(UinputDevice.path): open failed: \(String(cString: strerror(e)))"
         case .creating(let name, let e):
