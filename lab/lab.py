@@ -22,148 +22,12 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIX = os.path.join(ROOT, "Tests", "Fixtures")
-SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared", "recordings"))
+from common import (FIX, SHARED, Client, Daemon, Device, LibinputWatcher, compare_gestures, description_of,
+                    device_header, device_index, ends_frame, offline, partial, report, summary, wait_for_open)
+import passthrough
 
 # Every recording in Tests/Fixtures (the descriptions and the NOTICE are not recordings).
 RECORDINGS = sorted(f for f in os.listdir(FIX) if f.endswith((".evemu", ".events")))
-
-results = []
-
-
-def report(name, ok, detail=""):
-    results.append(ok)
-    print("{} {}{}".format("PASS" if ok else "FAIL", name, (": " + detail) if detail else ""), flush=True)
-
-
-def description_of(path):
-    """The device description evemu-device takes: the file itself, or the DEVICE.desc beside it."""
-    if path.endswith(".evemu"):
-        return path
-    return path.rsplit("__", 1)[0] + "__DEVICE.desc"
-
-
-class Device:
-    """A uinput device made by evemu-device from a description."""
-
-    def __init__(self, desc):
-        self.proc = subprocess.Popen(["evemu-device", desc], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        line = self.proc.stdout.readline()
-        m = re.search(r"(/dev/input/event\d+)", line)
-        if not m:
-            raise RuntimeError("evemu-device {}: {}".format(desc, line.strip()))
-        self.node = m.group(1)
-        subprocess.run(["udevadm", "settle", "--timeout=10"])
-
-    def play(self, recording, background=False):
-        f = open(recording)
-        p = subprocess.Popen(["evemu-play", self.node], stdin=f, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        if background:
-            return p
-        p.wait(120)
-        f.close()
-
-    def remove(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
-        subprocess.run(["udevadm", "settle", "--timeout=10"])
-
-
-class Daemon:
-    def __init__(self, binaries, workdir, args=(), user=None, wrapper=(), start_timeout=10):
-        """`wrapper`: a command the daemon runs under (valgrind), which may need `start_timeout` seconds."""
-        self.socket = os.path.join(workdir, "tb.sock")
-        self.log_path = os.path.join(workdir, "daemon.log")
-        self.log = open(self.log_path, "w")
-        cmd = list(wrapper) + [os.path.join(binaries, "touchbridged"), "--socket", self.socket] + list(args)
-        if user:
-            cmd = ["setpriv", "--reuid", str(user), "--regid", str(user), "--clear-groups"] + cmd
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
-        end = time.time() + start_timeout
-        while not os.path.exists(self.socket):
-            if time.time() > end or self.proc.poll() is not None:
-                raise RuntimeError("touchbridged did not start: " + self.text())
-            time.sleep(0.02)
-
-    def text(self):
-        self.log.flush()
-        with open(self.log_path) as f:
-            return f.read()
-
-    def wait_for_log(self, pattern, timeout=10):
-        end = time.time() + timeout
-        while time.time() < end:
-            m = re.search(pattern, self.text())
-            if m:
-                return m
-            time.sleep(0.05)
-        return None
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-        self.log.close()
-
-
-class Client:
-    def __init__(self, path, topics=("gestures", "touches", "devices")):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
-        self.buffer = b""
-        self.lines = []
-        self.sock.sendall((json.dumps({"subscribe": list(topics)}) + "\n").encode())
-
-    def pump(self, seconds):
-        """Reads whatever arrives for `seconds`."""
-        end = time.time() + seconds
-        while True:
-            left = end - time.time()
-            if left <= 0:
-                return
-            r, _, _ = select.select([self.sock], [], [], left)
-            if not r:
-                continue
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                return
-            self.buffer += chunk
-            while b"\n" in self.buffer:
-                line, self.buffer = self.buffer.split(b"\n", 1)
-                self.lines.append(json.loads(line))
-
-    def of(self, event):
-        return [l for l in self.lines if l.get("event") == event]
-
-    def close(self):
-        self.sock.close()
-
-
-class LibinputWatcher:
-    def __init__(self, node, workdir):
-        self.path = os.path.join(workdir, "libinput.log")
-        self.out = open(self.path, "w")
-        self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", node],
-                                     stdout=self.out, stderr=subprocess.STDOUT)
-        end = time.time() + 10
-        while "DEVICE_ADDED" not in open(self.path).read() and time.time() < end:
-            time.sleep(0.05)
-
-    def stop(self):
-        self.proc.send_signal(signal.SIGINT)
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        self.out.close()
-        with open(self.path) as f:
-            text = f.read()
-        return {k: len(re.findall(r"\b" + k + r"\b", text)) for k in ("TOUCH_DOWN", "TOUCH_UP", "TOUCH_CANCEL")}
 
 
 class RawClient:
@@ -218,30 +82,6 @@ def pump_all(clients, seconds):
         for c in clients:
             if c.sock in r and not c.take():
                 return
-
-
-def offline(binaries, recording):
-    out = subprocess.run([os.path.join(binaries, "touchbridgectl"), "replay", recording], capture_output=True, text=True, check=True)
-    return [json.loads(l) for l in out.stdout.splitlines()]
-
-
-def compare_gestures(live, expected):
-    """None when equal (numbers within tolerance), else the first difference."""
-    if [(g["recognizer"], g["state"]) for g in live] != [(g["recognizer"], g["state"]) for g in expected]:
-        a = [(g["recognizer"], g["state"]) for g in live]
-        b = [(g["recognizer"], g["state"]) for g in expected]
-        i = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
-        return "{} live vs {} offline; first difference at {}: {} vs {}".format(len(a), len(b), i, a[i:i + 2], b[i:i + 2])
-    for a, b in zip(live, expected):
-        for key, tolerance in (("x", 0.5), ("y", 0.5), ("touches", 0), ("taps", 0), ("scale", 0.02), ("rotation", 0.02)):
-            if key in b and abs(a[key] - b[key]) > tolerance:
-                return "{} {}: {} = {} live, {} offline".format(b["recognizer"], b["state"], key, a[key], b[key])
-        for key in ("translation",):
-            if key in b and (abs(a[key]["x"] - b[key]["x"]) > 0.5 or abs(a[key]["y"] - b[key]["y"]) > 0.5):
-                return "{} {}: {} {} live, {} offline".format(b["recognizer"], b["state"], key, a[key], b[key])
-        if "direction" in b and a["direction"] != b["direction"]:
-            return "swipe direction {} live, {} offline".format(a["direction"], b["direction"])
-    return None
 
 
 def check_recording(binaries, workdir, name):
@@ -300,19 +140,6 @@ def check_recording(binaries, workdir, name):
         d.stop()
 
 
-def partial(path, workdir, fraction):
-    """The first `fraction` of a recording's E: lines, cut after a SYN_REPORT."""
-    with open(path) as f:
-        lines = [l for l in f if l.startswith("E:")]
-    cut = int(len(lines) * fraction)
-    while cut < len(lines) and not ends_frame(lines[cut - 1].split()):
-        cut += 1
-    out = os.path.join(workdir, "partial.events")
-    with open(out, "w") as f:
-        f.writelines(lines[:cut])
-    return out
-
-
 def check_devices_command(binaries, workdir):
     dev = Device(description_of(os.path.join(FIX, "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-tap.events")))
     try:
@@ -368,16 +195,6 @@ def burst_recording(workdir):
     if os.path.exists(shared):
         return shared, os.path.join(SHARED, "cros-autotest__unknown-ts__DEVICE.desc")
     return standin_burst(workdir)
-
-
-def device_header(workdir, name):
-    """A touchscreen's description (an Atmel maXTouch from Tests/Fixtures, 800 x 480) for made-up streams."""
-    desc = os.path.join(workdir, name + ".desc")
-    with open(os.path.join(FIX, "evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu")) as f:
-        header = [l for l in f if not l.startswith("E:")]
-    with open(desc, "w") as f:
-        f.writelines(header)
-    return desc
 
 
 class Lcg:
@@ -624,11 +441,6 @@ def check_unopenable(binaries, workdir):
         d.stop()
 
 
-def device_index(daemon, node):
-    m = daemon.wait_for_log(re.escape(node) + r"\b.*\[device (\d+)\]")
-    return int(m.group(1)) if m else None
-
-
 def check_two_screens(binaries, workdir):
     a_path = os.path.join(FIX, "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-tap.events")
     b_path = os.path.join(FIX, "evemu-devices__atmel-maxtouch-ts__1fg-drag-up-down.evemu")
@@ -697,12 +509,6 @@ def context_switches(pid):
 def wakeups(pid):
     """Voluntary context switches so far: how often the process went to sleep and was woken."""
     return context_switches(pid)[0]
-
-
-def ends_frame(parts):
-    """An evemu `E:` line's fields (split) are a SYN_REPORT: the end of a frame. Type and code are hex,
-    the value decimal, written `0000` by evemu-record and `0` in Chromium OS's files: compared as numbers."""
-    return len(parts) >= 5 and int(parts[2], 16) == 0 and int(parts[3], 16) == 0 and int(parts[4]) == 0
 
 
 def frames_in(events):
@@ -881,20 +687,6 @@ def callgrind_dump(pid, out):
     raise RuntimeError("callgrind_control --dump {}: no profile appeared as {}.N".format(pid, out))
 
 
-def wait_for_open(pid, node, timeout):
-    """True once process `pid` holds `node` open (it found its device), False after `timeout` seconds."""
-    end = time.time() + timeout
-    while time.time() < end:
-        try:
-            fds = os.listdir("/proc/{}/fd".format(pid))
-            if any(os.readlink("/proc/{}/fd/{}".format(pid, fd)) == node for fd in fds):
-                return True
-        except OSError:                                  # an fd closed while we looked
-            pass
-        time.sleep(0.2)
-    return False
-
-
 def strace_counts(path):
     """System calls by name from `strace -c -o path`, and their total."""
     counts = {}
@@ -1041,7 +833,8 @@ def main():
     parser.add_argument("--bin", required=True, help="directory with touchbridged and touchbridgectl")
     parser.add_argument("--only", help="run only the recordings whose name contains this")
     parser.add_argument("--check", help="run only this one of the other checks (devices command, removal, SYN_DROPPED, "
-                                        "permission, two screens, cpu, instructions; wakeup only when asked)")
+                                        "permission, two screens, passthrough (all of them) or one of its checks, cpu, "
+                                        "instructions; wakeup only when asked)")
     parser.add_argument("--compare", help="with --check cpu: a directory with another touchbridged build, measured alongside")
     args = parser.parse_args()
     subprocess.run(["modprobe", "uinput"], check=True)
@@ -1051,12 +844,16 @@ def main():
     if not args.only:
         checks += [("devices command", lambda w: check_devices_command(args.bin, w)),
                    ("removal", lambda w: check_removal(args.bin, w)), ("SYN_DROPPED", lambda w: check_syn_dropped(args.bin, w)),
-                   ("permission", lambda w: check_unopenable(args.bin, w)), ("two screens", lambda w: check_two_screens(args.bin, w)),
-                   ("cpu", lambda w: measure_cpu(args.bin, w, args.compare)),
+                   ("permission", lambda w: check_unopenable(args.bin, w)), ("two screens", lambda w: check_two_screens(args.bin, w))]
+        checks += [(name, lambda w, f=f: f(args.bin, w)) for name, f in passthrough.CHECKS]
+        checks += [("cpu", lambda w: measure_cpu(args.bin, w, args.compare)),
                    ("instructions", lambda w: measure_instructions(args.bin, w))]
         if args.check == "wakeup":                      # only when asked
             checks.append(("wakeup", lambda w: measure_wakeup(args.bin, w)))
-        checks = [c for c in checks if not args.check or c[0] == args.check]
+        # --check passthrough: every pass-through check.
+        checks = [c for c in checks if not args.check or c[0] == args.check
+                  or (args.check == "passthrough" and c[0].startswith("passthrough"))]
+    passthrough.install_udev_rules(args.bin)
     for name, check in checks:
         # Unix sockets cannot live on the host's shared filesystem: use the guest's own tmpfs.
         with tempfile.TemporaryDirectory(prefix="tb-lab-", dir="/dev/shm" if os.path.isdir("/dev/shm") else "/run") as w:
@@ -1064,9 +861,7 @@ def main():
                 check(w)
             except Exception as e:                      # a check that breaks is a failed check
                 report(name, False, "{}: {}".format(type(e).__name__, e))
-    failed = results.count(False)
-    print("{} passed, {} failed".format(results.count(True), failed), flush=True)
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

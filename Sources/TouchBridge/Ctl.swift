@@ -96,6 +96,10 @@ public enum Ctl {
         }
         for info in found {
             print("\(info.devnode)  \"\(info.name)\"  \(info.vendorProduct)")
+            if info.isMirror {
+                print("    a TouchBridge pass-through mirror\(info.phys.map { " (\($0))" } ?? ""): what the compositor reads in place of its panel")
+                continue
+            }
             do {
                 let d = try EvdevDevice(path: info.devnode, deviceIndex: 0, target: scene.window.bounds,
                                         acceptTablets: true) { m in

@@ -59,6 +59,9 @@ final class GestureEnvironment {
     /// The event's touches of each delivered phase as one set, shared by every recognizer that tracks
     /// all of them (the usual case: the recognizers of one view).
     private var sharedSets = [TouchSetCache](repeating: TouchSetCache(), count: 4)
+    /// The set of touches a view hears move, kept from one event to the next in the same way (a view
+    /// that hears every move, under a pass-through mirror, gets the same touches on every frame).
+    var viewMoveSet = TouchSetCache()
 
     private enum Work {
         case action(GestureRecognizer)
@@ -114,6 +117,7 @@ final class GestureEnvironment {
         if allTerminal {
             // The sequence is over: the shared sets and the kept order let go of its touches.
             for i in sharedSets.indices { sharedSets[i].clear() }
+            viewMoveSet.clear()
             kept = nil
         }
         endUpdate()

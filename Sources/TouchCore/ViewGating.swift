@@ -152,7 +152,10 @@ extension GestureEnvironment {
         // Views whose whole chain only forwards (R3) would drop the set at its end (R4): nothing to
         // build or send to them.
         for v in views where GestureEnvironment.chainObservesTouches(from: v) {
-            let set = Set(touches.filter { $0.view === v })
+            // One view hearing its touches move: the same set as on the last event, usually.
+            let set = views.count == 1 && phase == .moved
+                ? viewMoveSet.set(of: touches, phase: .moved, serial: nil)
+                : Set(touches.filter { $0.view === v })
             let event = set.first?.lastEvent
             switch phase {
             case .began: v.touchesBegan(set, with: event)

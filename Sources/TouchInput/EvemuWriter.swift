@@ -1,3 +1,4 @@
+import CEvdev
 import Glibc
 
 /// Writes a recording in evemu's format, as `evemu-record` does: the device's description as the
@@ -46,11 +47,22 @@ public final class EvemuWriter: MirrorSink {
     }
 
     /// Appends the events, each stamped with its own time; written out in large pieces.
-    public func write(_ events: UnsafeBufferPointer<InputEvent>) throws {
+    public func write(_ events: UnsafeBufferPointer<input_event>) throws {
         for e in events {
-            append("E: \(EvemuWriter.seconds(e.time)) \(hex4(e.type)) \(hex4(e.code)) \(EvemuWriter.value(e.value))\n")
+            let usec = String(e.time.tv_usec)
+            let time = "\(e.time.tv_sec)." + String(repeating: "0", count: max(0, 6 - usec.count)) + usec
+            append("E: \(time) \(hex4(e.type)) \(hex4(e.code)) \(EvemuWriter.value(e.value))\n")
         }
         if buffer.count > 1 << 15 { try drain() }
+    }
+
+    /// Appends events with the times they carry.
+    public func write(_ events: [InputEvent]) throws {
+        let kernel = events.map { e -> input_event in
+            let us = Int((max(0, e.time) * 1_000_000).rounded())
+            return input_event(time: timeval(tv_sec: us / 1_000_000, tv_usec: us % 1_000_000), type: e.type, code: e.code, value: e.value)
+        }
+        try kernel.withUnsafeBufferPointer { try write($0) }
     }
 
     /// Writes out what is buffered.
@@ -70,13 +82,6 @@ public final class EvemuWriter: MirrorSink {
     }
 
     private func append(_ s: String) { buffer.append(contentsOf: s.utf8) }
-
-    /// "12.345678": microseconds, as evemu writes a struct timeval.
-    static func seconds(_ t: Double) -> String {
-        let us = Int64((max(0, t) * 1_000_000).rounded())
-        let frac = String(us % 1_000_000)
-        return "\(us / 1_000_000)." + String(repeating: "0", count: 6 - frac.count) + frac
-    }
 
     /// evemu's "%04d": "0042", "-001".
     static func value(_ v: Int32) -> String {

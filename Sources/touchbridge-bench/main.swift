@@ -1,5 +1,6 @@
 // touchbridge-bench: release-mode benchmarks (`make bench`). Not a test: it measures and reports.
 // Each figure: warm-up, several runs, median and p99. The last line is one JSON object.
+import CEvdev
 import CLinux
 import Glibc
 import TouchBridge
@@ -34,7 +35,7 @@ func say(_ s: String) {
 let args = CommandLine.arguments
 let quick = args.contains("--quick")
 let root = args.first { $0.hasPrefix("--root=") }.map { String($0.dropFirst(7)) } ?? "."
-/// `--only=pipeline|touch-lines|fixtures|hit-test|memory` runs one section (for a profiler); `--pipeline-only` is
+/// `--only=pipeline|touch-lines|passthrough|fixtures|hit-test|memory` runs one section (for a profiler); `--pipeline-only` is
 /// `--only=pipeline`.
 let only: String? = args.contains("--pipeline-only") ? "pipeline"
     : args.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst(7)) }
@@ -180,6 +181,39 @@ if runs("touch-lines") {
 }
 pipeline.wantsTouches = false
 if only == "touch-lines" { exit(0) }
+
+// The pass-through path: the same fingers through the built-in pass-through scene (all of them
+// reach the mirror), from the kernel's events to the mirror's bytes in the kernel's layout, handed to
+// the sink for the frame's one write(2) (not made here: the figure is ours, not the kernel's).
+final class EncodingSink: MirrorSink {
+    var bytes = 0
+    func write(_ events: UnsafeBufferPointer<input_event>) throws { bytes &+= UnsafeRawBufferPointer(events).count }
+}
+let passthroughScene = Scene.builtIn(size: Size(width: 1280, height: 800), passthrough: true)
+let passthroughPipeline = Pipeline(scene: passthroughScene, log: log)
+passthroughPipeline.onLines = pipeline.onLines
+let mirrorSink = EncodingSink()
+passthroughPipeline.addMirror(device: 0, name: "bench panel", source: SyntheticPanel.device, sink: mirrorSink)
+passthroughPipeline.passthrough?.setExclusive(device: 0, since: -.infinity)
+var passthroughAssembler = FrameAssembler(device: SyntheticPanel.device,
+                                          mapping: CoordinateMapping(device: SyntheticPanel.device, target: passthroughScene.window.bounds)!)
+var passthroughTimes: [Double] = []
+if runs("passthrough") {
+    for run in 0..<(quick ? 2 : 6) {
+        var t: [Double] = []
+        for _ in 0..<(quick ? 3_000 : 24_000) {
+            let events = panel.next()
+            let t0 = now()
+            for e in events { if let f = passthroughAssembler.feed(e) { passthroughPipeline.handle(f) } }
+            t.append(Double(now() - t0))
+        }
+        if run > 0 { passthroughTimes.append(contentsOf: t) }     // the first run warms up
+    }
+    passthroughTimes.sort()
+    say("pass-through: median \(Int(percentile(passthroughTimes, 0.5))) ns/frame, p99 \(Int(percentile(passthroughTimes, 0.99))) ns "
+        + "(frame → mirror bytes; \(mirrorSink.bytes / max(1, passthroughTimes.count)) bytes a frame)")
+}
+if only == "passthrough" { exit(0) }
 
 // MARK: 2. Fixture recordings, frames per second
 
@@ -375,6 +409,8 @@ w.beginObject()
 w.key("pipeline_ns_per_frame_median"); w.number(pipelineMedian.rounded())
 w.key("pipeline_ns_per_frame_p99"); w.number(pipelineP99.rounded())
 w.key("pipeline_with_touch_lines_ns_per_frame_median"); w.number(percentile(touchTimes, 0.5).rounded())
+w.key("passthrough_ns_per_frame_median"); w.number(percentile(passthroughTimes, 0.5).rounded())
+w.key("passthrough_ns_per_frame_p99"); w.number(percentile(passthroughTimes, 0.99).rounded())
 w.key("fixture_frames_per_second"); w.number(fixtureFPS.rounded())
 w.key("hit_test_ns_median_10k_views"); w.number(hitMedian.rounded())
 w.key("rss_mib_start"); w.number((rssBefore * 100).rounded() / 100)

@@ -87,22 +87,13 @@ public final class Passthrough {
 
     /// A phase of `touches`, as their views heard it (PassthroughWindow).
     func viewsHeard(_ touches: Set<Touch>, _ phase: Touch.Phase, event: Event?, in window: PassthroughWindow) {
-        if touches.count == 1 {
-            heard(touches.first!, phase, in: window)
-            return
-        }
-        // In the order the touches began, so that the same input always makes the same bytes (a set's
-        // order changes from process to process). A touch delivered after its sequence ended is no
-        // longer in its event: those go by identifier (the same order).
-        let ordered = event?.orderedTouches ?? []
-        var done = 0
-        for t in ordered where touches.contains(t) {
-            heard(t, phase, in: window)
-            done += 1
-        }
-        guard done < touches.count else { return }
-        for t in touches.sorted(by: { $0.identifier < $1.identifier }) where !ordered.containsIdentical(t) {
-            heard(t, phase, in: window)
+        // The mirror writes a frame's changes slot by slot, whatever the order they came in; only
+        // touches that begin together are taken in the order they began, so that they take free slots
+        // in that order (a set's order changes from process to process).
+        if phase == .began && touches.count > 1 {
+            for t in touches.sorted(by: { $0.identifier < $1.identifier }) { heard(t, phase, in: window) }
+        } else {
+            for t in touches { heard(t, phase, in: window) }
         }
     }
 
@@ -125,6 +116,8 @@ public final class Passthrough {
         case .moved:
             s.mirror.move(contact: t.contactID, values: t.record)
         case .ended:
+            // The view hears the lift where the finger is now, which a late delivery may not have shown.
+            s.mirror.move(contact: t.contactID, values: t.record)
             s.mirror.end(contact: t.contactID)
         case .cancelled:
             s.mirror.cancel(contact: t.contactID)

@@ -23,6 +23,8 @@ public enum MirrorDescription {
     public static let physPrefix = "touchbridge/"
     /// Slots of a mirror of a protocol A panel, which has none: ten fingers.
     public static let anonymousSlotCount = 10
+    /// At most this many slots (a panel claiming more is given as many).
+    public static let maximumSlots = 64
 
     /// The mirror of `source`.
     public static func of(_ source: DeviceDescription) -> DeviceDescription {
@@ -42,7 +44,7 @@ public enum MirrorDescription {
         case .anonymousContacts: slots = anonymousSlotCount
         case .singleTouch, nil: slots = 1
         }
-        m.addAbs(AbsCode.mtSlot, AbsInfo(minimum: 0, maximum: Int32(slots - 1)))
+        m.addAbs(AbsCode.mtSlot, AbsInfo(minimum: 0, maximum: Int32(min(slots, maximumSlots) - 1)))
         // The per-contact axes: the source's ABS_MT_* ones, or for a single-touch source its ABS_X,
         // ABS_Y and ABS_PRESSURE as their ABS_MT_ counterparts.
         for code in AbsCode.slotAxes {

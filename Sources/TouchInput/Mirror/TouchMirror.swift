@@ -1,11 +1,14 @@
+import CEvdev
 import TouchCore
 
 /// What a pass-through mirror is sent, as kernel events (multitouch protocol B): touches begin, move,
 /// end and are cancelled one by one, and come out as whole frames, each ended by SYN_REPORT.
 ///
 /// The mirror's slots are its own: a touch that begins takes the lowest free slot and a new tracking
-/// id; the kernel's per-slot state is kept (`written`), so that only what changed is written and a
-/// slot nobody uses is never touched. Frames are cut where a consumer needs them apart:
+/// id. Changes are gathered per slot and written when the frame closes, slot by slot in slot order, so
+/// the bytes do not depend on the order touches were reported in; the kernel's per-slot state is kept
+/// (`written`), so that only what changed is written and a slot nobody uses is never touched. Frames
+/// are cut where a consumer needs them apart:
 /// - a touch that begins and then moves, ends or is cancelled before the frame is taken gets a frame
 ///   of its own first (a late touchesBegan shows at its first location, then catches up);
 /// - a slot freed in a frame is not reused in the same frame (libinput would see a new tracking id
@@ -21,24 +24,31 @@ public struct TouchMirror {
     /// The mirror's description (`MirrorDescription.of(source)`).
     public let description: DeviceDescription
 
-    private struct Slot {
-        /// The source contact it carries (`Contact.id`); nil while free.
-        var contact: Int?
-        /// The slot's state as the kernel holds it: tracking id, tool type, axes.
-        var written = DigitizerRecord()
-        /// When its touch began, for the pointer emulation (oldest first).
-        var order = 0
-        /// The frame (`frameNumber`) in which a touch last began or ended in it.
-        var beganIn = -1
-        var endedIn = -1
+    /// What happens to a slot in the frame being made.
+    private struct Change {
+        var begins = false
+        var ends = false
+        var palm = false
+        /// The values to write (the touch's record), when it began or moved.
+        var values: DigitizerRecord?
     }
 
-    private var slots: [Slot]
+    /// The source contact each slot carries (`Contact.id`), −1 while free: scanned on every report.
+    private var contacts: [Int]
+    /// Each slot's state as the kernel holds it: tracking id, tool type, axes.
+    private var written: [DigitizerRecord]
+    /// When each slot's touch began, for the pointer emulation (oldest first).
+    private var order: [Int]
+    /// The frame (`frameNumber`) in which each slot last ended a touch.
+    private var endedIn: [Int]
+    /// The changes of the frame being made, by slot; `changed` lists the slots that have one.
+    private var changes: [Change]
+    private var changed: UInt64 = 0
     /// The slot ABS_MT_SLOT points at, as the kernel holds it.
     private var kernelSlot = 0
-    /// Closed frames, then the frame being made (from `frameStart`).
-    private var events: [InputEvent] = []
-    private var frameStart = 0
+    /// Closed frames, in the kernel's layout, stamped with `now` (the kernel ignores the time of a
+    /// uinput write and stamps the events itself; a recording of the mirror shows it).
+    private var events: [input_event] = []
     private var frameNumber = 0
     private var beganCount = 0
     private var nextTrackingID: Int32
@@ -50,16 +60,20 @@ public struct TouchMirror {
     private let emulated: (x: Bool, y: Bool, pressure: Bool, toolFinger: Bool)
     /// The pointer emulation as the kernel holds it.
     private var pointer = (touch: false, x: Int32(0), y: Int32(0), pressure: Int32(0))
-    /// The time the events being made are stamped with (`time(_:)`).
-    private var now = 0.0
+    /// The time stamped on the events made from now on (`time(_:)`).
+    private var now = timeval()
 
     public init(source: DeviceDescription) {
         let m = MirrorDescription.of(source)
         description = m
-        let count = Int(m.absInfo[AbsCode.mtSlot]!.maximum) + 1
-        var empty = Slot()
-        empty.written[AbsCode.mtTrackingID] = -1
-        slots = Array(repeating: empty, count: count)
+        let count = min(64, Int(m.absInfo[AbsCode.mtSlot]!.maximum) + 1)
+        var empty = DigitizerRecord()
+        empty[AbsCode.mtTrackingID] = -1
+        contacts = Array(repeating: -1, count: count)
+        written = Array(repeating: empty, count: count)
+        order = Array(repeating: 0, count: count)
+        endedIn = Array(repeating: -1, count: count)
+        changes = Array(repeating: Change(), count: count)
         let tracking = m.absInfo[AbsCode.mtTrackingID]!
         trackingRange = max(0, tracking.minimum)...max(0, tracking.maximum)
         nextTrackingID = trackingRange.lowerBound
@@ -71,17 +85,19 @@ public struct TouchMirror {
     }
 
     /// The number of slots (how many touches can be mirrored at once).
-    public var slotCount: Int { slots.count }
+    public var slotCount: Int { contacts.count }
 
     /// No touch is down on the mirror.
-    public var isNeutral: Bool { !slots.contains { $0.contact != nil } }
+    public var isNeutral: Bool { !contacts.contains { $0 >= 0 } }
 
     /// Whether `contact`'s touch is on the mirror.
     public func carries(contact: Int) -> Bool { slot(of: contact) != nil }
 
-    /// The time stamped on the events made from now on (a recording of the mirror shows it; the
-    /// kernel stamps a uinput device's events itself).
-    public mutating func time(_ t: Double) { now = t }
+    /// The time stamped on the events made from now on (seconds).
+    public mutating func time(_ t: Double) {
+        let us = Int((t.isFinite ? max(0, t) : 0) * 1_000_000 + 0.5)
+        now = timeval(tv_sec: us / 1_000_000, tv_usec: us % 1_000_000)
+    }
 
     // MARK: Touches
 
@@ -91,140 +107,154 @@ public struct TouchMirror {
     public mutating func begin(contact: Int, values: DigitizerRecord) -> Bool {
         guard slot(of: contact) == nil else { return true }
         guard var s = freeSlot(reusable: true) ?? freeSlot(reusable: false) else { return false }
-        if slots[s].endedIn == frameNumber {
+        if endedIn[s] == frameNumber {
             closeFrame()                                // every free slot was freed in this frame
             s = freeSlot(reusable: true)!
         }
-        select(s)
-        let tool = sourceHasToolType ? values[AbsCode.mtToolType] : MTToolType.finger
-        write(s, AbsCode.mtToolType, tool == MTToolType.palm ? MTToolType.finger : tool)
-        let id = nextTrackingID
-        nextTrackingID = id >= trackingRange.upperBound ? trackingRange.lowerBound : id + 1
-        write(s, AbsCode.mtTrackingID, id)
-        for code in copiedAxes { write(s, code, values[code]) }
-        slots[s].contact = contact
-        slots[s].order = beganCount
+        contacts[s] = contact
+        order[s] = beganCount
         beganCount += 1
-        slots[s].beganIn = frameNumber
+        changes[s].begins = true
+        changes[s].values = values
+        changed |= 1 << UInt64(s)
         return true
     }
 
     /// The touch moved (or its pressure or size changed): the axes that differ are written.
     public mutating func move(contact: Int, values: DigitizerRecord) {
         guard let s = slot(of: contact) else { return }
-        if slots[s].beganIn == frameNumber { closeFrame() }
-        for code in copiedAxes where slots[s].written[code] != values[code] {
-            select(s)
-            write(s, code, values[code])
-        }
+        if changes[s].begins { closeFrame() }
+        changes[s].values = values
+        changed |= 1 << UInt64(s)
     }
 
     /// The touch lifted: tracking id −1.
     public mutating func end(contact: Int) {
-        guard let s = slot(of: contact) else { return }
-        if slots[s].beganIn == frameNumber { closeFrame() }
-        select(s)
-        write(s, AbsCode.mtTrackingID, -1)
-        release(s)
+        release(contact, palm: false)
     }
 
     /// The touch was cancelled: a palm, then tracking id −1 (libinput: TOUCH_CANCEL, no TOUCH_UP).
     public mutating func cancel(contact: Int) {
-        guard let s = slot(of: contact) else { return }
-        if slots[s].beganIn == frameNumber { closeFrame() }
-        select(s)
-        write(s, AbsCode.mtToolType, MTToolType.palm)
-        write(s, AbsCode.mtTrackingID, -1)
-        release(s)
+        release(contact, palm: true)
     }
 
     /// Cancels every touch on the mirror (the daemon stops, the source went away).
     public mutating func cancelAll() {
-        for s in slots.indices { if let c = slots[s].contact { cancel(contact: c) } }
+        for s in contacts.indices where contacts[s] >= 0 { cancel(contact: contacts[s]) }
+    }
+
+    private mutating func release(_ contact: Int, palm: Bool) {
+        guard let s = slot(of: contact) else { return }
+        if changes[s].begins { closeFrame() }
+        changes[s].ends = true
+        changes[s].palm = palm
+        changed |= 1 << UInt64(s)
+        contacts[s] = -1
+        endedIn[s] = frameNumber
     }
 
     // MARK: Frames
 
     /// Whether there is anything to take.
-    public var hasEvents: Bool { !events.isEmpty }
+    public var hasEvents: Bool { !events.isEmpty || changed != 0 }
 
-    /// Ends the frame being made and hands every frame made since the last call to `body` (one write,
-    /// each frame ending with SYN_REPORT); nothing when nothing changed on the mirror.
-    public mutating func flush(_ body: (UnsafeBufferPointer<InputEvent>) -> Void) {
+    /// Ends the frame being made and hands every frame made since the last call to `body`, in the
+    /// kernel's layout (one write, each frame ending with SYN_REPORT); nothing when nothing changed.
+    public mutating func flush(_ body: (UnsafeBufferPointer<input_event>) -> Void) {
         closeFrame()
         guard !events.isEmpty else { return }
         events.withUnsafeBufferPointer(body)
         events.removeAll(keepingCapacity: true)
-        frameStart = 0
     }
 
-    /// Ends the frame being made, if anything changed in it: the pointer emulation, then SYN_REPORT.
+    /// Writes the frame's changes slot by slot, then the pointer emulation and SYN_REPORT, if anything
+    /// changed on the mirror.
     private mutating func closeFrame() {
-        guard events.count > frameStart else { return }
-        var oldest: Int?
-        for s in slots.indices where slots[s].contact != nil {
-            if oldest.map({ slots[s].order < slots[$0].order }) ?? true { oldest = s }
+        guard changed != 0 else { return }
+        let start = events.count
+        var pending = changed
+        changed = 0
+        while pending != 0 {
+            let s = pending.trailingZeroBitCount
+            pending &= pending - 1
+            let c = changes[s]
+            changes[s] = Change()
+            if c.begins {
+                let v = c.values!
+                let tool = sourceHasToolType ? v[AbsCode.mtToolType] : MTToolType.finger
+                write(s, AbsCode.mtToolType, tool == MTToolType.palm ? MTToolType.finger : tool)
+                let id = nextTrackingID
+                nextTrackingID = id >= trackingRange.upperBound ? trackingRange.lowerBound : id + 1
+                write(s, AbsCode.mtTrackingID, id)
+            }
+            if let v = c.values {
+                for code in copiedAxes { write(s, code, v[code]) }
+            }
+            if c.ends {
+                if c.palm { write(s, AbsCode.mtToolType, MTToolType.palm) }
+                write(s, AbsCode.mtTrackingID, -1)
+            }
         }
-        let touching = oldest != nil
+        guard events.count > start else { return }      // moves to where the slots already were
+        emulatePointer()
+        append(EventType.syn, SynCode.report, 0)
+        frameNumber += 1
+    }
+
+    /// BTN_TOUCH and the single-touch axes, from the oldest touch on the mirror.
+    private mutating func emulatePointer() {
+        var oldest = -1
+        for s in contacts.indices where contacts[s] >= 0 && (oldest < 0 || order[s] < order[oldest]) { oldest = s }
+        let touching = oldest >= 0
         if touching != pointer.touch {
             pointer.touch = touching
             append(EventType.key, KeyCode.touch, touching ? 1 : 0)
             if emulated.toolFinger { append(EventType.key, KeyCode.toolFinger, touching ? 1 : 0) }
         }
-        if let o = oldest {
-            let w = slots[o].written
-            if emulated.x && w[AbsCode.mtPositionX] != pointer.x {
-                pointer.x = w[AbsCode.mtPositionX]
-                append(EventType.abs, AbsCode.x, pointer.x)
-            }
-            if emulated.y && w[AbsCode.mtPositionY] != pointer.y {
-                pointer.y = w[AbsCode.mtPositionY]
-                append(EventType.abs, AbsCode.y, pointer.y)
-            }
-            if emulated.pressure && w[AbsCode.mtPressure] != pointer.pressure {
-                pointer.pressure = w[AbsCode.mtPressure]
-                append(EventType.abs, AbsCode.pressure, pointer.pressure)
-            }
+        guard touching else { return }
+        let w = written[oldest]
+        if emulated.x && w[AbsCode.mtPositionX] != pointer.x {
+            pointer.x = w[AbsCode.mtPositionX]
+            append(EventType.abs, AbsCode.x, pointer.x)
         }
-        append(EventType.syn, SynCode.report, 0)
-        frameStart = events.count
-        frameNumber += 1
+        if emulated.y && w[AbsCode.mtPositionY] != pointer.y {
+            pointer.y = w[AbsCode.mtPositionY]
+            append(EventType.abs, AbsCode.y, pointer.y)
+        }
+        if emulated.pressure && w[AbsCode.mtPressure] != pointer.pressure {
+            pointer.pressure = w[AbsCode.mtPressure]
+            append(EventType.abs, AbsCode.pressure, pointer.pressure)
+        }
     }
 
     // MARK: Slots
 
     private func slot(of contact: Int) -> Int? {
-        for s in slots.indices where slots[s].contact == contact { return s }
-        return nil
+        contacts.withUnsafeBufferPointer { c in
+            for s in 0..<c.count where c[s] == contact { return s }
+            return nil
+        }
     }
 
     /// The lowest free slot; with `reusable`, only one not freed in the frame being made.
     private func freeSlot(reusable: Bool) -> Int? {
-        for s in slots.indices where slots[s].contact == nil && (!reusable || slots[s].endedIn != frameNumber) {
-            return s
-        }
+        for s in contacts.indices where contacts[s] < 0 && !(reusable && endedIn[s] == frameNumber) { return s }
         return nil
     }
 
-    private mutating func release(_ s: Int) {
-        slots[s].contact = nil
-        slots[s].endedIn = frameNumber
-    }
-
-    private mutating func select(_ s: Int) {
-        guard kernelSlot != s else { return }
-        kernelSlot = s
-        append(EventType.abs, AbsCode.mtSlot, Int32(s))
-    }
-
-    /// Writes a slot axis unless the kernel already holds that value (it would drop the event).
+    /// Writes a slot axis unless the kernel already holds that value (it would drop the event); a
+    /// tracking id is always written.
     private mutating func write(_ s: Int, _ code: UInt16, _ value: Int32) {
-        guard slots[s].written[code] != value || code == AbsCode.mtTrackingID else { return }
-        slots[s].written[code] = value
+        guard written[s][code] != value || code == AbsCode.mtTrackingID else { return }
+        written[s][code] = value
+        if kernelSlot != s {
+            kernelSlot = s
+            append(EventType.abs, AbsCode.mtSlot, Int32(s))
+        }
         append(EventType.abs, code, value)
     }
 
     private mutating func append(_ type: UInt16, _ code: UInt16, _ value: Int32) {
-        events.append(InputEvent(time: now, type: type, code: code, value: value))
+        events.append(input_event(time: now, type: type, code: code, value: value))
     }
 }

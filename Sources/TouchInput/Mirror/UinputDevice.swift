@@ -4,8 +4,9 @@ import Glibc
 /// Where a pass-through mirror's frames go: a uinput device the compositor reads (`UinputDevice`), or
 /// a recording of what it would have been sent (`EvemuWriter`, `touchbridgectl replay --mirror`).
 public protocol MirrorSink: AnyObject {
-    /// One write: every frame one source frame or timer produced, each ended by SYN_REPORT.
-    func write(_ events: UnsafeBufferPointer<InputEvent>) throws
+    /// One write: every frame one source frame or timer produced, each ended by SYN_REPORT, in the
+    /// kernel's layout (`struct input_event`), stamped with the time of that frame or timer.
+    func write(_ events: UnsafeBufferPointer<input_event>) throws
 }
 
 /// A virtual input device made through /dev/uinput (with libevdev's uinput half): the kernel end of a
@@ -18,8 +19,6 @@ public final class UinputDevice: MirrorSink {
     public let devnode: String?
     private var uinput: OpaquePointer?
     private let fd: Int32
-    /// Kernel-layout events, reused by every write.
-    private var buffer: [input_event] = []
 
     public static let path = "/dev/uinput"
 
@@ -33,7 +32,11 @@ public final class UinputDevice: MirrorSink {
         }
         defer { libevdev_free(dev) }
         libevdev_set_name(dev, description.name)
-        libevdev_set_phys(dev, phys)
+        guard cevdev_uinput_set_phys(fd, phys) == 0 else {
+            let e = errno
+            Glibc.close(fd)
+            throw UinputError.creating(name: description.name, errno: e)
+        }
         libevdev_set_id_bustype(dev, Int32(description.bustype))
         libevdev_set_id_vendor(dev, Int32(description.vendor))
         libevdev_set_id_product(dev, Int32(description.product))
@@ -70,14 +73,13 @@ public final class UinputDevice: MirrorSink {
         uinput = nil
     }
 
-    public func write(_ events: UnsafeBufferPointer<InputEvent>) throws {
+    /// One write(2); the kernel ignores the events' times and stamps them itself.
+    public func write(_ events: UnsafeBufferPointer<input_event>) throws {
         guard uinput != nil, !events.isEmpty else { return }
-        buffer.removeAll(keepingCapacity: true)
-        for e in events { buffer.append(input_event(time: timeval(), type: e.type, code: e.code, value: e.value)) }
-        let size = buffer.count * MemoryLayout<input_event>.stride
+        let bytes = UnsafeRawBufferPointer(events)
         while true {
-            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, size) }
-            if n == size { return }
+            let n = Glibc.write(fd, bytes.baseAddress, bytes.count)
+            if n == bytes.count { return }
             if n < 0 && errno == EINTR { continue }
             throw UinputError.writing(name: description.name, errno: n < 0 ? errno : EIO)
         }
