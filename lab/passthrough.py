@@ -259,13 +259,19 @@ def is_grabbed(node):
 class Rig:
     """A pass-through daemon on the lab's panel, with libinput reading the mirror (and the panel)."""
 
-    def __init__(self, binaries, workdir, scene_args, desc=None, play_before=None):
+    def __init__(self, binaries, workdir, scene_args, desc=None):
         self.workdir = workdir
         self.panel = Device(desc or panel_description(workdir))
-        if play_before:
-            self.panel.play(play_before)
-        self.daemon = Daemon(binaries, workdir, args=list(scene_args))
-        self.client = Client(self.daemon.socket)
+        self.daemon = None
+        try:
+            self.daemon = Daemon(binaries, workdir, args=list(scene_args))
+            self.client = Client(self.daemon.socket)
+        except Exception as e:
+            # Nothing is left behind for the next check; the daemon's log says what happened.
+            log = self.daemon.text()[-600:] if self.daemon else ""
+            status = self.daemon.proc.poll() if self.daemon else None
+            self.stop()
+            raise RuntimeError("{} (daemon exit status {}): {}".format(e, status, log))
         m = self.daemon.wait_for_log(re.escape(self.panel.node) + r'.*→ mirror (/dev/input/event\d+)')
         self.mirror = m.group(1) if m else None
         if self.mirror:
@@ -275,7 +281,8 @@ class Rig:
         return bool(self.daemon.wait_for_log(r"grabbed " + re.escape(self.panel.node), timeout))
 
     def stop(self):
-        self.daemon.stop()
+        if self.daemon:
+            self.daemon.stop()
         self.panel.remove()
 
 
@@ -505,7 +512,7 @@ def measure_latency(binaries, workdir):
     rig = Rig(binaries, workdir, ["--scene", scene])
     try:
         if not (rig.mirror and rig.wait_grabbed()):
-            return report("pass-through latency: mirror and grab", False, rig.daemon.text()[-400:])
+            return report("pass-through latency: mirror and grab", False, "mirror {}; {}".format(rig.mirror, rig.daemon.text()[-1500:]))
         # A warm-up first: under emulation the first pass through a code path costs its translation.
         rig.client.pump(0.3)
         rig.panel.play(gesture(workdir, "warm-up", [(300, 200, 2, 2, 30, 0), (400, 200, -2, 2, 30, 5)], hz=HZ))

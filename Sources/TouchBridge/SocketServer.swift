@@ -83,7 +83,9 @@ public final class SocketServer {
         for fd in Array(clients.keys) { drop(fd, reason: nil) }
         loop.remove(listenFD)
         close(listenFD)
-        if ownsPath, let path { unlink(path) }
+        // Only a socket is removed: if something else took the path meanwhile, it stays.
+        var st = stat()
+        if ownsPath, let path, lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFSOCK { unlink(path) }
     }
 
     public var clientCount: Int { clients.count }
@@ -104,13 +106,11 @@ public final class SocketServer {
     }
 
     static func listen(path: String, group: String?) throws -> Int32 {
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { throw ServerError("\(path): socket path too long") }
-        withUnsafeMutableBytes(of: &addr.sun_path) { buf in
-            for (i, b) in bytes.enumerated() { buf[i] = b }
-            buf[bytes.count] = 0
+        // Bound under a temporary name and renamed into place once it listens: a client that waits for
+        // the socket file to appear never finds it refusing connections.
+        let temporary = path + ".new"
+        guard let addr = address(path), let temporaryAddr = address(temporary) else {
+            throw ServerError("\(path): socket path too long (at most \(MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 5) bytes)")
         }
         // The directory: /run/touchbridge may not exist yet.
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
@@ -119,20 +119,24 @@ public final class SocketServer {
                 throw ServerError("\(dir): cannot create the socket's directory: \(String(cString: strerror(errno)))")
             }
         }
-        // A socket file left by a daemon that died is removed; one a live daemon answers on is not.
-        if access(path, F_OK) == 0 {
-            let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            let live = withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+        // A socket file left by a daemon that died is removed; one a live daemon answers on is not, and
+        // anything that is not a socket is never touched.
+        for (p, a) in [(path, addr), (temporary, temporaryAddr)] {
+            var st = stat()
+            guard lstat(p, &st) == 0 else { continue }
+            guard st.st_mode & S_IFMT == S_IFSOCK else {
+                throw ServerError("\(p) exists and is not a socket: refusing to replace it (pass --socket with a path for the socket, e.g. $XDG_RUNTIME_DIR/touchbridge.sock)")
             }
-            close(probe)
-            if live { throw ServerError("\(path): another touchbridged is already listening there (stop it, or pass --socket PATH)") }
-            unlink(path)
+            if p == path && isListening(a) {
+                throw ServerError("\(path): another touchbridged is already listening there (stop it, or pass --socket PATH)")
+            }
+            unlink(p)
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw ServerError("socket: \(String(cString: strerror(errno)))") }
         let old = umask(0o117)
-        let rc = withUnsafePointer(to: &addr) {
+        var bound = temporaryAddr
+        let rc = withUnsafePointer(to: &bound) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         umask(old)
@@ -141,23 +145,52 @@ public final class SocketServer {
             close(fd)
             throw ServerError("\(path): cannot bind the socket: \(String(cString: strerror(e)))\(e == EACCES ? " (choose a writable place with --socket PATH)" : "")")
         }
-        chmod(path, 0o660)
+        chmod(temporary, 0o660)
         if let group {
             guard let gr = getgrnam(group) else {
-                close(fd); unlink(path)
+                close(fd); unlink(temporary)
                 throw ServerError("socket group \"\(group)\" does not exist (create it, or choose another with --socket-group)")
             }
-            if chown(path, uid_t.max, gr.pointee.gr_gid) != 0 {
+            if chown(temporary, uid_t.max, gr.pointee.gr_gid) != 0 {
                 let e = errno
-                close(fd); unlink(path)
+                close(fd); unlink(temporary)
                 throw ServerError("\(path): cannot give the socket to group \"\(group)\": \(String(cString: strerror(e)))")
             }
         }
         guard Glibc.listen(fd, 128) == 0 else {
-            close(fd)
-            throw ServerError("listen: \(String(cString: strerror(errno)))")
+            let e = errno
+            close(fd); unlink(temporary)
+            throw ServerError("listen: \(String(cString: strerror(e)))")
+        }
+        guard rename(temporary, path) == 0 else {
+            let e = errno
+            close(fd); unlink(temporary)
+            throw ServerError("\(path): cannot put the socket in place: \(String(cString: strerror(e)))")
         }
         return fd
+    }
+
+    /// `path` as a Unix socket address, or nil when it is too long for one.
+    private static func address(_ path: String) -> sockaddr_un? {
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { return nil }
+        withUnsafeMutableBytes(of: &addr.sun_path) { buf in
+            for (i, b) in bytes.enumerated() { buf[i] = b }
+            buf[bytes.count] = 0
+        }
+        return addr
+    }
+
+    /// Whether a daemon answers on the socket at `addr`.
+    private static func isListening(_ addr: sockaddr_un) -> Bool {
+        var a = addr
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { close(probe) }
+        return withUnsafePointer(to: &a) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+        }
     }
 
     // MARK: Clients
