@@ -74,6 +74,11 @@ struct PassthroughTests {
 
         func up(_ slot: Int32) { abs(AbsCode.mtSlot, slot); abs(AbsCode.mtTrackingID, -1) }
 
+        /// An EV_SYN event of its own (SYN_DROPPED) at `t`.
+        func syn(_ code: UInt16, at t: Double) {
+            if let f = player.play(InputEvent(time: t, type: EventType.syn, code: code, value: 0)) { pipeline.handle(f) }
+        }
+
         /// Ends the frame at `t` and runs it through the pipeline.
         func frame(_ t: Double) {
             pending.append(InputEvent(time: t, type: EventType.syn, code: SynCode.report, value: 0))
@@ -195,6 +200,17 @@ struct PassthroughTests {
         rig.down(2, 300, 100); rig.frame(1.02)
         rig.up(0); rig.up(1); rig.up(2); rig.frame(1.03)
         #expect(rig.mirror() == ["@1.02 down 0 (300,100)", "@1.03 up 0"])
+    }
+
+    @Test("SYN_DROPPED: a touch that vanished while events were lost is cancelled on the mirror; one still down goes on")
+    func synDropped() throws {
+        let rig = try Rig(views: "")
+        rig.down(0, 100, 100); rig.down(1, 300, 100); rig.frame(1.0)
+        rig.syn(SynCode.dropped, at: 1.01)
+        rig.up(0); rig.move(1, 310, 100); rig.frame(1.02)   // lost with the drop; the resync reads them back
+        rig.move(1, 320, 100); rig.frame(1.03)
+        #expect(rig.mirror() == ["@1.0 down 0 (100,100)", "@1.0 down 1 (300,100)", "@1.02 cancel 0", "@1.02 move 1 (310,_)",
+                                 "@1.03 move 1 (320,_)"])
     }
 
     @Test("Touches that began before the grab are the compositor's: never mirrored")
