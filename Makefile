@@ -4,6 +4,9 @@
 #   make demo     replay a bundled real recording through the daemon's pipeline, print the gestures
 #   make bench    release-mode benchmarks
 #   make lab      the qemu hardware lab (real kernel evdev/uinput/udev)
+#   make fuzz     libFuzzer on every parser and the frame pipeline (FUZZ_SECONDS each, default 60)
+#   make test-sanitize   the tests under AddressSanitizer
+#   make soak     a minute of a fast ten-finger stream and 50 unruly clients
 #   make install / make uninstall
 
 SWIFT      ?= swift
@@ -14,7 +17,7 @@ DESTDIR    ?=
 DEPS       := pkg-config libevdev-dev libudev-dev socat python3 systemd
 SWIFTFLAGS := -Xswiftc -warnings-as-errors
 
-.PHONY: all deps build release test test-swift test-integration run demo bench lab install uninstall check-units clean
+.PHONY: all deps build release test test-sanitize fuzz soak run demo bench lab install uninstall check-units clean
 
 all: build
 
@@ -59,8 +62,26 @@ bench: release
 	scripts/bench.sh
 
 # The hardware lab: Debian's kernel under qemu with uinput, udev and libinput (README "Hardware lab").
-lab:
+lab: deps
 	lab/run.sh
+
+# The Swift tests, then the integration tests, with every module built with AddressSanitizer (swiftc
+# offers no UndefinedBehaviorSanitizer on Linux). Its own build directory: the ordinary build stays.
+ASAN := --sanitize=address --build-path .build/asan
+test-sanitize: deps
+	$(SWIFT) build --build-tests $(ASAN) $(SWIFTFLAGS)
+	$(SWIFT) test --skip-build $(ASAN)
+	TB_BIN=$$($(SWIFT) build $(ASAN) --show-bin-path) python3 Tests/integration/test_daemon.py
+
+# libFuzzer with AddressSanitizer on the scene parser, client lines, the recording formats and the
+# frame pipeline: scripts/fuzz.sh (FUZZ_SECONDS, FUZZ_TARGETS, FUZZ_RUNS).
+fuzz: deps
+	scripts/fuzz.sh
+
+# A minute of a random ten-finger stream as fast as the daemon takes it, with 50 clients that connect,
+# subscribe, read slowly or not at all and go away (Tests/soak/soak.py).
+soak: release
+	TB_BIN=.build/release python3 Tests/soak/soak.py
 
 # systemd-analyze on the units (exposure must stay at most 2.0).
 check-units: build
@@ -70,9 +91,10 @@ check-units: build
 install: release
 	install -D -m 0755 .build/release/touchbridged $(DESTDIR)$(PREFIX)/bin/touchbridged
 	install -D -m 0755 .build/release/touchbridgectl $(DESTDIR)$(PREFIX)/bin/touchbridgectl
-	install -d $(DESTDIR)/etc/systemd/system $(DESTDIR)/etc/udev/rules.d $(DESTDIR)/etc/sysusers.d $(DESTDIR)/etc/modules-load.d
+	install -d $(DESTDIR)/etc/systemd/system $(DESTDIR)/etc/systemd/user $(DESTDIR)/etc/udev/rules.d $(DESTDIR)/etc/sysusers.d $(DESTDIR)/etc/modules-load.d
 	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' systemd/touchbridged.service > $(DESTDIR)/etc/systemd/system/touchbridged.service
 	install -m 0644 systemd/touchbridged.socket $(DESTDIR)/etc/systemd/system/touchbridged.socket
+	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' systemd/touchbridge-bind.service > $(DESTDIR)/etc/systemd/user/touchbridge-bind.service
 	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' udev/70-touchbridge.rules > $(DESTDIR)/etc/udev/rules.d/70-touchbridge.rules
 	install -m 0644 systemd/touchbridge.sysusers $(DESTDIR)/etc/sysusers.d/touchbridge.conf
 	install -m 0644 systemd/touchbridge-modules.conf $(DESTDIR)/etc/modules-load.d/touchbridge.conf
@@ -84,9 +106,10 @@ install: release
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/touchbridged $(DESTDIR)$(PREFIX)/bin/touchbridgectl
 	rm -f $(DESTDIR)/etc/systemd/system/touchbridged.service $(DESTDIR)/etc/systemd/system/touchbridged.socket
+	rm -f $(DESTDIR)/etc/systemd/user/touchbridge-bind.service
 	rm -f $(DESTDIR)/etc/udev/rules.d/70-touchbridge.rules $(DESTDIR)/etc/sysusers.d/touchbridge.conf
 	rm -f $(DESTDIR)/etc/modules-load.d/touchbridge.conf
-	@echo "left /etc/touchbridge/ (your scene) and the group uinput in place; remove them by hand if you want"
+	@echo "left /etc/touchbridge/ (your scene) and the groups touchbridge and uinput in place; remove them by hand if you want"
 
 clean:
 	rm -rf .build

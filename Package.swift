@@ -21,6 +21,8 @@ let package = Package(
         .executable(name: "touchbridged", targets: ["touchbridged"]),
         .executable(name: "touchbridgectl", targets: ["touchbridgectl"]),
         .executable(name: "touchbridge-bench", targets: ["touchbridge-bench"]),
+        // The fuzz targets' bodies: fuzz/Package.swift builds them under libFuzzer (`make fuzz`).
+        .library(name: "TouchBridgeFuzzing", targets: ["TouchBridgeFuzzing"]),
     ],
     targets: [
         .target(name: "TouchCore", swiftSettings: releaseSpeed),
@@ -32,9 +34,10 @@ let package = Package(
         .executableTarget(name: "touchbridged", dependencies: ["TouchBridge"], swiftSettings: releaseSpeed),
         .executableTarget(name: "touchbridgectl", dependencies: ["TouchBridge"], swiftSettings: releaseSpeed),
         .executableTarget(name: "touchbridge-bench", dependencies: ["TouchBridge", "CLinux"], swiftSettings: releaseSpeed),
+        .target(name: "TouchBridgeFuzzing", dependencies: ["TouchBridge", "TouchInput", "TouchCore", "CEvdev"]),
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore"]),
         .testTarget(name: "TouchCorePublicAPITests", dependencies: ["TouchCore"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "TouchCore"]),
-        .testTarget(name: "TouchBridgeTests", dependencies: ["TouchBridge", "TouchInput", "TouchCore"]),
+        .testTarget(name: "TouchBridgeTests", dependencies: ["TouchBridge", "TouchInput", "TouchCore", "TouchBridgeFuzzing"]),
     ]
 )

@@ -16,11 +16,28 @@ import socket
 import sys
 
 
+SYSTEM_SOCKET = "/run/touchbridge/touchbridge.sock"
+
+
 def default_socket():
-    if os.geteuid() == 0:
-        return "/run/touchbridge/touchbridge.sock"
+    """As touchbridgectl finds it: the daemon you run yourself ($XDG_RUNTIME_DIR/touchbridge.sock)
+    when it is there, else the system service's."""
     runtime = os.environ.get("XDG_RUNTIME_DIR")
-    return os.path.join(runtime, "touchbridge.sock") if runtime else "/run/touchbridge/touchbridge.sock"
+    own = os.path.join(runtime, "touchbridge.sock") if runtime and os.geteuid() != 0 else None
+    if own and os.path.exists(own):
+        return own
+    if os.path.exists(SYSTEM_SOCKET) or not own:
+        return SYSTEM_SOCKET
+    return own
+
+
+def group_of(path):
+    """The name of the group that owns `path`, if it can be told."""
+    try:
+        import grp
+        return grp.getgrgid(os.stat(path).st_gid).gr_name
+    except (OSError, KeyError, ImportError):
+        return None
 
 
 def lines(sock):
@@ -74,8 +91,13 @@ def main():
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.connect(args.socket)
+    except PermissionError:
+        group = group_of(args.socket) or "touchbridge"
+        sys.exit("{}: permission denied (the socket is for group \"{}\": sudo usermod -aG {} $USER, then log in "
+                 "again)".format(args.socket, group, group))
     except OSError as e:
-        sys.exit("{}: {} (is touchbridged running? start it with `make run`)".format(args.socket, e.strerror))
+        sys.exit("{}: {} (is touchbridged running? start it: systemctl start touchbridged, or `make run`; or pass "
+                 "--socket PATH)".format(args.socket, e.strerror))
     sock.sendall((json.dumps({"subscribe": topics}) + "\n").encode())
     seen = 0
     for event in lines(sock):

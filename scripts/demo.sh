@@ -13,7 +13,13 @@ show() {
     "$BIN/touchbridged" --no-devices --socket "$dir/tb.sock" --replay "$recording" --replay-delay 0.5 2>"$dir/daemon.log" &
     daemon=$!
     for _ in $(seq 100); do [ -S "$dir/tb.sock" ] && break; sleep 0.05; done
-    timeout 30 python3 examples/listen.py --socket "$dir/tb.sock" --count "$count" | sed 's/^/   /'
+    # A daemon that did not start or stopped early says why.
+    if ! timeout 30 python3 examples/listen.py --socket "$dir/tb.sock" --count "$count" | sed 's/^/   /' \
+            || ! kill -0 "$daemon" 2>/dev/null; then
+        echo "demo: touchbridged did not serve $(basename "$recording"); it said:" >&2
+        sed 's/^/   /' "$dir/daemon.log" >&2
+        exit 1
+    fi
     kill "$daemon"; wait "$daemon" 2>/dev/null || true
 }
 show Tests/Fixtures/evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu 5 "nine fast taps on an Atmel maXTouch panel"

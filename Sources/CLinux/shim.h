@@ -13,6 +13,8 @@
 static inline int clinux_epoll_in(void) { return EPOLLIN; }
 static inline int clinux_epoll_out(void) { return EPOLLOUT; }
 static inline int clinux_epoll_hup(void) { return EPOLLHUP | EPOLLERR | EPOLLRDHUP; }
+/// The peer closed both directions (or the socket failed): reported whatever the interest.
+static inline int clinux_epoll_closed(void) { return EPOLLHUP | EPOLLERR; }
 
 /// SO_PEERCRED (the peer's pid, uid and gid: three ints), without _GNU_SOURCE's struct ucred.
 static inline int clinux_so_peercred(void) { return SO_PEERCRED; }

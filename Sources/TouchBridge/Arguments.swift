@@ -3,6 +3,8 @@
 public struct Arguments {
     public private(set) var flags: Set<String> = []
     public private(set) var options: [String: String] = [:]
+    /// Every value of each option, in order (an option given twice keeps both here; `options` the last).
+    public private(set) var allValues: [String: [String]] = [:]
     public private(set) var positional: [String] = []
 
     public struct Spec {
@@ -48,6 +50,7 @@ public struct Arguments {
                     i += 1
                 }
                 options[name] = value
+                allValues[name, default: []].append(value!)
             } else {
                 let known = (spec.flags.union(spec.options)).sorted().map { "--\($0)" }.joined(separator: " ")
                 throw Failure(description: "\(program): unknown option --\(name) (known: \(known); see --help)")
@@ -57,6 +60,9 @@ public struct Arguments {
 
     public func has(_ flag: String) -> Bool { flags.contains(flag) }
     public subscript(option: String) -> String? { options[option] }
+
+    /// Every value given for `option`, in order.
+    public func values(_ option: String) -> [String] { allValues[option] ?? [] }
 
     public func number(_ option: String, program: String) throws -> Double? {
         guard let text = options[option] else { return nil }

@@ -23,8 +23,11 @@ public final class SocketClient {
             switch e {
             case ENOENT, ECONNREFUSED:
                 throw ServerError("\(path): touchbridged is not running there (start it: systemctl start touchbridged, or `make run`; or pass --socket PATH)")
-            case EACCES:
-                throw ServerError("\(path): permission denied (the socket is for the daemon's group: add yourself to it)")
+            case EACCES, EPERM:
+                var st = stat()
+                let group = stat(path, &st) == 0 ? getgrgid(st.st_gid).flatMap { $0.pointee.gr_name.map { String(cString: $0) } } : nil
+                let g = group ?? "touchbridge"
+                throw ServerError("\(path): permission denied (the socket is for group \"\(g)\": sudo usermod -aG \(g) $USER, then log in again)")
             default:
                 throw ServerError("\(path): cannot connect: \(String(cString: strerror(e)))")
             }
@@ -41,6 +44,23 @@ public final class SocketClient {
             if n < 0 { if errno == EINTR { continue }; throw ServerError("send: \(String(cString: strerror(errno)))") }
             offset += n
         }
+    }
+
+    /// Reads what is waiting (one recv) and hands out the complete lines; false at the end of the
+    /// stream. For a caller that polls the descriptor itself.
+    public func readAvailable(_ line: ([UInt8]) -> Void) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        var n: Int
+        repeat { n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) } }
+        while n < 0 && errno == EINTR
+        if n < 0 { return errno == EAGAIN || errno == EWOULDBLOCK }
+        if n == 0 { return false }
+        buffer.append(contentsOf: chunk[0..<n])
+        while let nl = buffer.firstIndex(of: 0x0a) {
+            line(Array(buffer[..<nl]))
+            buffer.removeSubrange(...nl)
+        }
+        return true
     }
 
     /// The next line without its newline, or nil at the end of the stream.

@@ -10,7 +10,8 @@ public enum Ctl {
 
     commands:
       listen [--touches] [--devices] [--socket PATH]
-                          print the daemon's lines (gestures; touches and devices when asked)
+                          print the daemon's lines (gestures; touches and devices when asked);
+                          exits 1 when the daemon goes away
       devices [--scene FILE] [--tablets]
                           list the touchscreens: node, name, ids, ranges, slots, resolution, mapping
       replay [--scene FILE] [--touches] [--desc FILE] RECORDING...
@@ -24,9 +25,10 @@ public enum Ctl {
                           print the built-in scene (or the built-in pass-through scene) as a scene file
       udev-mirror-properties EVENT
                           for udev: the mapping properties a pass-through mirror takes from its panel
-      bind FILE [--socket PATH]
+      bind FILE [--socket PATH] [--scene FILE]
                           run a command per gesture: FILE maps a recognizer name (or "name:state")
-                          to an argv, e.g. {"doubleTap": ["xdotool", "key", "F11"]}
+                          to an argv, e.g. {"doubleTap": ["xdotool", "key", "F11"]}; with --scene,
+                          names the scene lacks are errors; reconnects when the daemon restarts
       --help, --version
     """
 
@@ -82,7 +84,9 @@ public enum Ctl {
             out.line(line)
             out.flush()
         }
-        return 0
+        // A pipe's reader sees the end of the stream; a supervisor sees a failure and restarts it.
+        FileHandleStandardError.write("touchbridgectl listen: the daemon closed the connection\n")
+        return 1
     }
 
     static func devices(_ args: [String]) throws -> Int32 {
@@ -135,6 +139,7 @@ public enum Ctl {
         var out = StandardOutput()
         for path in a.positional {
             let recording = try Recording.load(path: path, descriptionPath: a["desc"])
+            try recording.requireEvents()
             // A fresh scene for every recording: each is a device of its own.
             let scene = try scenePath.map { try Scene.load(path: $0, passthrough: passthrough) }
             let used = try OfflineReplay.play(recording, scene: scene, options: options, log: log) { out.line($0) }
@@ -162,6 +167,7 @@ public enum Ctl {
         }
         do {
             let s = try Scene.load(path: args[1])
+            for w in s.warnings { FileHandleStandardError.write("warning: \(w)\n") }
             print("\(args[1]): ok: window \(Int(s.window.bounds.width))×\(Int(s.window.bounds.height)), \(s.views.count) views, \(s.recognizers.count) recognizers, \(s.devices.count) device entries")
             return 0
         } catch {
@@ -200,37 +206,94 @@ public enum Ctl {
         return 0
     }
 
+    /// `bind FILE`: a long-running agent. When the daemon goes away (a restart, an upgrade) it connects
+    /// again, waiting 0.5 s, then twice as long each time up to 10 s, and logs each attempt; SIGTERM or
+    /// SIGINT ends it. Commands are reaped as they exit (SIGCHLD), so a failure is logged when it
+    /// happens and no child is left a zombie.
     static func bind(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, spec: .init(flags: [], options: ["socket"]), program: "touchbridgectl bind")
+        let a = try Arguments(args, spec: .init(flags: [], options: ["socket", "scene"]), program: "touchbridgectl bind")
         guard a.positional.count == 1 else { throw Arguments.Failure(description: "touchbridgectl bind: name one bindings file (see --help)") }
         let file = a.positional[0]
         let bindings = try Bindings.parse(try Files.readText(file), file: file)
+        if let scenePath = a["scene"] { try bindings.check(against: try Scene.load(path: scenePath), file: file) }
         let log = Logger(program: "touchbridgectl bind")
-        let client = try SocketClient(path: try socketPath(a))
-        try client.send("{\"subscribe\":[\"gestures\"]}")
-        signal(SIGCHLD, SIG_DFL)
+        let path = try socketPath(a)
+        let signals = try SignalReceiver([SIGCHLD, SIGTERM, SIGINT])
         var running: [pid_t: String] = [:]
-        while let line = client.readLine() {
-            reap(&running, log)
-            guard let json = try? JSONParser.parse(String(decoding: line, as: UTF8.self)),
-                  json["event"]?.stringValue == "gesture",
-                  let name = json["recognizer"]?.stringValue, let state = json["state"]?.stringValue else { continue }
-            for argv in bindings.matches(recognizer: name, state: state) {
-                var env = ["TOUCHBRIDGE_RECOGNIZER": name, "TOUCHBRIDGE_STATE": state,
-                           "TOUCHBRIDGE_GESTURE": String(decoding: line, as: UTF8.self)]
-                if let x = json["x"]?.numberValue, let y = json["y"]?.numberValue {
-                    env["TOUCHBRIDGE_X"] = "\(x)"
-                    env["TOUCHBRIDGE_Y"] = "\(y)"
+        var wait = 0.5
+        var attempt = 0
+        while true {
+            let client: SocketClient
+            do {
+                client = try SocketClient(path: path)
+                try client.send("{\"subscribe\":[\"gestures\"]}")
+                if attempt > 0 { log.info("connected to \(path) again") }
+                attempt = 0
+                wait = 0.5
+            } catch {
+                attempt += 1
+                log.warning("\(error); trying again in \(wait) s (attempt \(attempt))")
+                if !sleep(wait, signals: signals, running: &running, log: log) { return 0 }
+                wait = min(wait * 2, 10)
+                continue
+            }
+            // Gestures and signals, as they come.
+            var fds = [pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0)]
+            var connected = true
+            while connected {
+                guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { break }
+                if fds[1].revents != 0 {
+                    if !handle(signals.take(), running: &running, log: log) { return 0 }
                 }
-                if let pid = Bindings.spawn(argv, environment: env) {
-                    running[pid] = argv.joined(separator: " ")
-                } else {
-                    log.error("\(name) \(state): cannot run \(argv[0]): \(String(cString: strerror(errno)))")
+                if fds[0].revents != 0 {
+                    connected = client.readAvailable { line in
+                        run(line, bindings: bindings, running: &running, log: log)
+                    }
                 }
             }
+            log.warning("\(path): the daemon closed the connection; connecting again")
         }
-        reap(&running, log)
-        return 0
+    }
+
+    /// A gesture line: the commands bound to its recognizer and state.
+    private static func run(_ line: [UInt8], bindings: Bindings, running: inout [pid_t: String], log: Logger) {
+        guard let json = try? JSONParser.parse(String(decoding: line, as: UTF8.self)),
+              json["event"]?.stringValue == "gesture",
+              let name = json["recognizer"]?.stringValue, let state = json["state"]?.stringValue else { return }
+        for argv in bindings.matches(recognizer: name, state: state) {
+            var env = ["TOUCHBRIDGE_RECOGNIZER": name, "TOUCHBRIDGE_STATE": state,
+                       "TOUCHBRIDGE_GESTURE": String(decoding: line, as: UTF8.self)]
+            if let x = json["x"]?.numberValue, let y = json["y"]?.numberValue {
+                env["TOUCHBRIDGE_X"] = "\(x)"
+                env["TOUCHBRIDGE_Y"] = "\(y)"
+            }
+            if let pid = Bindings.spawn(argv, environment: env) {
+                running[pid] = argv.joined(separator: " ")
+            } else {
+                log.error("\(name) \(state): cannot run \(argv[0]): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Signals: SIGCHLD reaps, SIGTERM and SIGINT end the agent (false).
+    private static func handle(_ taken: [Int32], running: inout [pid_t: String], log: Logger) -> Bool {
+        for s in taken {
+            if s == SIGCHLD { reap(&running, log) }
+            if s == SIGTERM || s == SIGINT { return false }
+        }
+        return true
+    }
+
+    /// Waits `seconds`, reaping children meanwhile; false when told to stop.
+    private static func sleep(_ seconds: Double, signals: SignalReceiver, running: inout [pid_t: String], log: Logger) -> Bool {
+        let end = monotonicNow() + seconds
+        while true {
+            let left = end - monotonicNow()
+            if left <= 0 { return true }
+            var fd = pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0)
+            if poll(&fd, 1, Int32(left * 1000) + 1) > 0 && !handle(signals.take(), running: &running, log: log) { return false }
+        }
     }
 
     /// Collects finished commands without blocking and logs the ones that failed.

@@ -8,12 +8,17 @@ public struct DaemonOptions {
     public var scenePath: String?
     public var socketPath: String?
     public var socketGroup: String?
-    public var replayPath: String?
+    /// Recordings played as devices, one after another (`--replay`, repeatable).
+    public var replayPaths: [String] = []
+    /// Play them again and again (`--replay-loop`).
+    public var replayLoop = false
     public var replayDescription: String?
     public var replayDelay = 1.0
     public var noDevices = false
     /// Every device passes through (README "Pass-through").
     public var passthrough = false
+    /// Every device is turned this way (`--rotation DEG`), whatever the scene's entries say.
+    public var rotation: CoordinateMapping.Rotation?
     public var verbose = false
     public var clientQueueBytes = SocketServer.defaultQueueLimit
 
@@ -30,10 +35,15 @@ public struct DaemonOptions {
       --socket PATH        where to listen; default /run/touchbridge/touchbridge.sock as root,
                            else $XDG_RUNTIME_DIR/touchbridge.sock (systemd socket activation wins)
       --socket-group NAME  the group that may connect (the socket is mode 0660)
-      --replay FILE        also play a recording (evemu, or E: lines with --replay-desc) as a device
+      --replay FILE        also play a recording as a device (evemu-record, libinput record's YAML, evtest
+                           text, or E: lines with --replay-desc); repeat it to play several, one after
+                           another, each a device of its own
+      --replay-loop        play the recordings again and again (demos); a pass ends as an unplug does
       --replay-desc FILE   the device description for a headerless recording
       --replay-delay S     seconds before the replay starts (default 1)
       --no-devices         open no input device (with --replay: the recording only)
+      --rotation DEG       turn every device by 0, 90, 180 or 270 degrees clockwise (as lisgd's -r);
+                           with 90 or 270 the built-in scene's window is the panel turned
       --passthrough        pass every device through: grab it and give the compositor a mirror that
                            gets exactly the touches no gesture claims (without --scene: the built-in
                            pass-through scene)
@@ -46,17 +56,27 @@ public struct DaemonOptions {
     """
 
     public static func parse(_ args: [String]) throws -> (DaemonOptions, help: Bool, version: Bool) {
-        let a = try Arguments(args, spec: .init(flags: ["no-devices", "passthrough", "verbose", "help", "version"],
-                                                options: ["scene", "socket", "socket-group", "replay", "replay-desc", "replay-delay", "client-queue"]),
+        let a = try Arguments(args, spec: .init(flags: ["no-devices", "passthrough", "replay-loop", "verbose", "help", "version"],
+                                                options: ["scene", "socket", "socket-group", "replay", "replay-desc", "replay-delay", "client-queue", "rotation"]),
                               program: "touchbridged")
         var o = DaemonOptions()
         o.scenePath = a["scene"]
         o.socketPath = a["socket"]
         o.socketGroup = a["socket-group"]
-        o.replayPath = a["replay"]
+        o.replayPaths = a.values("replay")
+        o.replayLoop = a.has("replay-loop")
+        if o.replayLoop && o.replayPaths.isEmpty {
+            throw Arguments.Failure(description: "touchbridged: --replay-loop needs a recording to loop (--replay FILE)")
+        }
         o.replayDescription = a["replay-desc"]
         if let d = try a.number("replay-delay", program: "touchbridged") { o.replayDelay = d }
         o.noDevices = a.has("no-devices")
+        if let r = a["rotation"] {
+            guard let degrees = Int(r), let rotation = CoordinateMapping.Rotation(rawValue: degrees) else {
+                throw Arguments.Failure(description: "touchbridged: --rotation takes 0, 90, 180 or 270 (degrees clockwise), not \"\(r)\"")
+            }
+            o.rotation = rotation
+        }
         o.passthrough = a.has("passthrough")
         if let q = a["client-queue"] {
             guard let n = Int(q), n >= 1024 else {
@@ -101,9 +121,11 @@ public final class Daemon {
         let scene: Scene
         if let path = options.scenePath {
             scene = try Scene.load(path: path, passthrough: options.passthrough)
+            scene.rotationForEveryDevice = options.rotation
             log.info("scene \(path): \(scene.views.count) views, \(scene.recognizers.count) recognizers")
+            for w in scene.warnings { log.warning(w) }
         } else {
-            scene = Scene.builtIn(passthrough: options.passthrough)
+            scene = Scene.builtIn(passthrough: options.passthrough, rotation: options.rotation)
             log.info("built-in \(options.passthrough ? "pass-through " : "")scene: view \"screen\" with \(scene.recognizers.map { $0.name ?? "" }.joined(separator: ", "))")
         }
         loop = try EventLoop()
@@ -143,10 +165,14 @@ public final class Daemon {
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     public func run() -> Int32 {
         if !options.noDevices { devices.start() }
-        if let path = options.replayPath {
+        if !options.replayPaths.isEmpty {
             do {
-                let recording = try Recording.load(path: path, descriptionPath: options.replayDescription)
-                try devices.replay(recording, path: path, delay: options.replayDelay)
+                let recordings = try options.replayPaths.map { path in
+                    let r = try Recording.load(path: path, descriptionPath: options.replayDescription)
+                    try r.requireEvents()
+                    return (path, r)
+                }
+                try devices.replay(recordings, delay: options.replayDelay, loop: options.replayLoop)
             } catch {
                 log.error("cannot replay: \(error)")
                 server.shutdown()
@@ -212,6 +238,8 @@ public final class Daemon {
         notifier.notify("RELOADING=1")
         do {
             let scene = try Scene.load(path: path, passthrough: options.passthrough)
+            scene.rotationForEveryDevice = options.rotation
+            for w in scene.warnings { log.warning(w) }
             pipeline.replace(scene: scene, at: monotonicNow())
             if !options.noDevices { devices.reconfigure() }
             log.info("SIGHUP: reloaded \(path): \(scene.views.count) views, \(scene.recognizers.count) recognizers")

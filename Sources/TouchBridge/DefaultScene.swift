@@ -25,13 +25,20 @@ extension Scene {
     /// | edgeLeft/Right/Top/Bottom | one finger from within 24 pt of an edge, moving inward |                 |
     ///
     /// With `passthrough` it is the built-in pass-through scene (`builtInJSON(size:passthrough:)`).
-    public static func builtIn(size: Size = Scene.defaultWindowSize, passthrough: Bool = false) -> Scene {
+    ///
+    /// With a `rotation` of 90 or 270 degrees (`--rotation`) the window is the panel turned: its width
+    /// and height swap, so that the thresholds keep their physical size in the new orientation.
+    public static func builtIn(size: Size = Scene.defaultWindowSize, passthrough: Bool = false,
+                               rotation: CoordinateMapping.Rotation? = nil) -> Scene {
+        let turned = rotation == .clockwise90 || rotation == .clockwise270
+        let size = turned ? Size(width: size.height, height: size.width) : size
         do {
             let s = try Scene.parse(builtInJSON(size: size, passthrough: passthrough), file: "built-in scene",
                                     passthrough: passthrough)
             let scene = Scene(window: s.window, devices: s.devices, recognizers: s.recognizers, views: s.views,
                               source: "built-in default", isDefault: true, delegate: s.delegate)
             scene.passesEveryDevice = passthrough
+            scene.rotationForEveryDevice = rotation
             return scene
         } catch {
             preconditionFailure("the built-in scene does not parse: \(error)")
@@ -93,12 +100,13 @@ extension Scene {
 
     /// The built-in scene sized for a device: its physical size in points when the kernel reports a
     /// resolution, else `defaultWindowSize`.
-    public static func builtIn(for device: DeviceDescription, passthrough: Bool = false) -> Scene {
+    public static func builtIn(for device: DeviceDescription, passthrough: Bool = false,
+                               rotation: CoordinateMapping.Rotation? = nil) -> Scene {
         guard let axes = device.positionAxes, axes.x.resolution > 0, axes.y.resolution > 0 else {
-            return builtIn(passthrough: passthrough)
+            return builtIn(passthrough: passthrough, rotation: rotation)
         }
         let w = axes.x.span / Double(axes.x.resolution) * pointsPerMillimetre
         let h = axes.y.span / Double(axes.y.resolution) * pointsPerMillimetre
-        return builtIn(size: Size(width: w.rounded(), height: h.rounded()), passthrough: passthrough)
+        return builtIn(size: Size(width: w.rounded(), height: h.rounded()), passthrough: passthrough, rotation: rotation)
     }
 }

@@ -38,6 +38,8 @@ public final class EventLoop {
     public static let readable = UInt32(clinux_epoll_in())
     public static let writable = UInt32(clinux_epoll_out())
     public static let hangup = UInt32(clinux_epoll_hup())
+    /// The peer is gone in both directions (EPOLLHUP, EPOLLERR): reported whatever a descriptor's interest.
+    public static let closed = UInt32(clinux_epoll_closed())
 
     /// Watches `fd` for `events`; `handler` gets the events that happened.
     public func add(_ fd: Int32, events: UInt32 = EventLoop.readable, _ handler: @escaping (UInt32) -> Void) throws {

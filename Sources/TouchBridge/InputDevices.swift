@@ -92,10 +92,12 @@ public final class InputDevices {
         }
     }
 
-    /// Closes every device and ends every replay (on exit).
+    /// Closes every device and ends every replay (on exit): what is down on them is cancelled.
     public func stop() {
         for node in open.keys.sorted() { close(node, reason: nil) }
-        for r in replays { r.stop() }
+        replayLoop = false
+        replayQueue = []
+        for r in replays { r.finish() }
         replays = []
     }
 
@@ -186,7 +188,8 @@ public final class InputDevices {
     func adoptDefaultScene(for device: DeviceDescription) -> Bool {
         guard pipeline.scene.isDefault, !sizedDefaultScene else { return false }
         sizedDefaultScene = true
-        let sized = Scene.builtIn(for: device, passthrough: pipeline.scene.passesEveryDevice)
+        let sized = Scene.builtIn(for: device, passthrough: pipeline.scene.passesEveryDevice,
+                                  rotation: pipeline.scene.rotationForEveryDevice)
         guard sized.window.bounds != pipeline.scene.window.bounds else { return false }
         pipeline.replace(scene: sized, at: monotonicNow())
         for (_, d) in open { d.device.assembler.mapping.target = sized.window.bounds }
@@ -318,21 +321,39 @@ public final class InputDevices {
 
     // MARK: Replays
 
-    /// Plays `recording` as a live device after `delay` seconds. The end of the recording is the device
-    /// going away: once the pending timers have run, touches still down are cancelled.
-    public func replay(_ recording: Recording, path: String, delay: Double) throws {
+    /// Plays `recordings` as live devices, one after another, each a device of its own, the first after
+    /// `delay` seconds; with `loop`, again and again. The end of a recording is its device going away:
+    /// once the pending timers have run, touches still down are cancelled.
+    public func replay(_ recordings: [(path: String, recording: Recording)], delay: Double, loop: Bool) throws {
+        for (path, r) in recordings where r.device.positionAxes == nil {
+            throw ServerError("\(path): the recording's device has no position axes")
+        }
+        replayQueue = recordings
+        replayLoop = loop
+        startReplay(0, delay: delay)
+    }
+
+    private var replayQueue: [(path: String, recording: Recording)] = []
+    private var replayLoop = false
+
+    private func startReplay(_ position: Int, delay: Double) {
+        let (path, recording) = replayQueue[position]
         let info = DeviceInfo(devnode: "replay:" + path, name: recording.device.name,
                               vendor: recording.device.vendor, product: recording.device.product)
         let config = pipeline.scene.deviceConfig(for: info) ?? DeviceConfig()
         let index = nextIndex
         nextIndex += 1
         adoptDefaultScene(for: recording.device)
-        guard var mapping = CoordinateMapping(device: recording.device, target: pipeline.scene.window.bounds) else {
-            throw ServerError("\(path): the recording's device has no position axes")
-        }
+        var mapping = CoordinateMapping(device: recording.device, target: pipeline.scene.window.bounds)!
         config.configure(&mapping, window: pipeline.scene.window.bounds, udevCalibration: nil)
-        let source = try ReplaySource(recording: recording, node: info.devnode, mapping: mapping, deviceIndex: index,
-                                      delay: delay, loop: loop, log: log)
+        let source: ReplaySource
+        do {
+            source = try ReplaySource(recording: recording, node: info.devnode, mapping: mapping, deviceIndex: index,
+                                      delay: delay, loop: self.loop, log: log)
+        } catch {
+            log.error("cannot replay \(path): \(error)")
+            return
+        }
         var mirror: UinputDevice?
         source.onFrame = { [unowned self] in self.pipeline.handle($0); self.activityCallback?._withUnsafeGuaranteedRef { $0.call() } }
         source.onStart = { [unowned self] in
@@ -354,7 +375,7 @@ public final class InputDevices {
             }
         }
         source.endsWhen = { [unowned self] in self.pipeline.nextDeadline == nil }
-        source.onEnd = { [unowned self] cancel in
+        source.onEnd = { [unowned self, unowned source] cancel in
             cancel.map { self.pipeline.handle(DigitizerFrame(device: $0.device, timestamp: self.pipeline.currentTime, contacts: $0.contacts)) }
             if let m = mirror {
                 self.pipeline.removeMirror(device: index, at: self.pipeline.currentTime)
@@ -362,6 +383,10 @@ public final class InputDevices {
             }
             log.info("replay of \(path) finished")
             self.onDeviceLine?(self.deviceLine("removed", node: info.devnode, name: recording.device.name))
+            self.replays.removeAll { $0 === source }
+            let next = position + 1
+            if next < self.replayQueue.count { self.startReplay(next, delay: 0.2) }
+            else if self.replayLoop { self.startReplay(0, delay: 0.2) }
             self.activityCallback?._withUnsafeGuaranteedRef { $0.call() }
         }
         replays.append(source)
@@ -419,6 +444,15 @@ final class ReplaySource {
     func stop() {
         loop.remove(timer.fd)
         timer.arm(at: nil)
+    }
+
+    /// Ends the replay now, as if the device went away (the daemon stops).
+    func finish() {
+        guard isPlaying else { return stop() }
+        isPlaying = false
+        stop()
+        let cancel = player.cancelAll(at: monotonicNow())
+        onEnd?(cancel.contacts.isEmpty ? nil : cancel)
     }
 
     private func fire() {

@@ -22,16 +22,27 @@ public final class Scene {
     public var allowsPassthrough: Bool { window is PassthroughWindow }
     /// Every device passes through, whatever the entries say (`touchbridged --passthrough`).
     public internal(set) var passesEveryDevice = false
+    /// What is legal but surely not meant (a view no touch can reach, an edge pan without edges): the
+    /// daemon logs these and `touchbridgectl scene check` prints them.
+    public internal(set) var warnings: [String] = []
+
+    /// Every device is turned this way, whatever the entries say (`touchbridged --rotation DEG`).
+    public var rotationForEveryDevice: CoordinateMapping.Rotation?
 
     /// The entry that selects a device: the first that matches it, or for a scene without entries
-    /// (every touchscreen) a default one. Nil when entries exist and none matches.
+    /// (every touchscreen) a default one; with what `--passthrough` and `--rotation` say for every
+    /// device. Nil when entries exist and none matches.
     public func deviceConfig(for info: DeviceInfo) -> DeviceConfig? {
+        var config: DeviceConfig
         if devices.isEmpty {
-            var c = DeviceConfig()
-            c.passthrough = passesEveryDevice
-            return c
+            config = DeviceConfig()
+            config.passthrough = passesEveryDevice
+        } else {
+            guard let c = devices.first(where: { $0.selector.matches(info) }) else { return nil }
+            config = c
         }
-        return devices.first { $0.selector.matches(info) }
+        if let r = rotationForEveryDevice { config.rotation = r }
+        return config
     }
 
     init(window: Window, devices: [DeviceConfig], recognizers: [GestureRecognizer], views: [View],
@@ -101,6 +112,7 @@ public final class Scene {
         let scene = Scene(window: window, devices: devices, recognizers: builder.recognizers.map(\.recognizer),
                           views: builder.views, source: file, isDefault: false, delegate: builder.delegate)
         scene.passesEveryDevice = passthrough
+        scene.warnings = builder.warnings + builder.unreachable(in: window)
         return scene
     }
 
@@ -153,6 +165,10 @@ public final class Scene {
         /// Views with `"passthrough": false`: touches whose hit-test view is one of them, or inside one,
         /// never reach a mirror.
         var reserved: [View] = []
+        /// Every view with its JSON path, for warnings.
+        var viewPaths: [(View, String)] = []
+        /// What is legal but surely not meant (`Scene.warnings`).
+        var warnings: [String] = []
         var recognizers: [(recognizer: GestureRecognizer, path: String, requireToFail: [String], simultaneous: SimultaneousSpec)] = []
         let delegate = SceneDelegate()
 
@@ -172,12 +188,14 @@ public final class Scene {
             func member(_ k: String) -> JSON? { members.first { $0.0 == k }?.1 }
             guard let nameJSON = member("name") else { throw r.error(path, "missing \"name\"") }
             let name = try r.string(nameJSON, r.join(path, "name"))
+            guard !name.isEmpty else { throw r.error(r.join(path, "name"), "must not be empty: the socket's lines name the view") }
             guard let frameJSON = member("frame") else { throw r.error(path, "missing \"frame\": [x, y, width, height]") }
             let f = try r.numbers(frameJSON, r.join(path, "frame"), count: 4, what: "[x, y, width, height]")
             guard f[2] >= 0, f[3] >= 0 else { throw r.error(r.join(path, "frame"), "width and height must not be negative") }
             let view = View(frame: Rect(x: f[0], y: f[1], width: f[2], height: f[3]))
             view.name = name
             views.append(view)
+            viewPaths.append((view, path))
             for (k, v) in members {
                 let p = r.join(path, k)
                 switch k {
@@ -236,6 +254,7 @@ public final class Scene {
             let members = try r.object(json, path, allowed: Builder.commonKeys + extra)
             guard let nameJSON = json["name"] else { throw r.error(path, "missing \"name\"") }
             let name = try r.string(nameJSON, r.join(path, "name"))
+            guard !name.isEmpty else { throw r.error(r.join(path, "name"), "must not be empty: the socket's lines name the recognizer") }
             if let other = recognizers.first(where: { $0.recognizer.name == name }) {
                 throw r.error(r.join(path, "name"), "\"\(name)\" is already the name of \(other.path); recognizer names must be unique")
             }
@@ -277,6 +296,9 @@ public final class Scene {
                 case ("maximumNumberOfTouches", let pan as PanGestureRecognizer): pan.maximumNumberOfTouches = try r.integer(v, p, min: 1)
                 case ("edges", let e as ScreenEdgePanGestureRecognizer):
                     var edges: RectEdge = []
+                    if try r.strings(v, p).isEmpty {
+                        warnings.append("\(r.file): \(p): no edges: this screenEdgePan never fires")
+                    }
                     for (i, s) in try r.strings(v, p).enumerated() {
                         switch s {
                         case "top": edges.insert(.top)
@@ -311,6 +333,15 @@ public final class Scene {
             g.delegate = delegate
             recognizers.append((g, path, requireToFail, simultaneous))
             return g
+        }
+
+        /// Views no touch can reach: entirely outside their superview's bounds (H6), or the window's.
+        func unreachable(in window: Window) -> [String] {
+            viewPaths.compactMap { view, path in
+                guard let parent = view.superview, !view.frame.intersects(parent.bounds) else { return nil }
+                let whose = parent === window ? "the window" : "its superview"
+                return "\(reader.file): \(path) \"\(view.name ?? "")\": entirely outside \(whose): no touch can reach it (H6)"
+            }
         }
 
         private func nonNegative(_ v: JSON, _ p: String) throws -> Double {

@@ -48,6 +48,9 @@ public final class SocketServer {
         var awaitsFlush = false
         /// Still connected (set false when dropped).
         var isOpen = true
+        /// The client has finished sending (EOF: `socat - … </dev/null`, a script that wrote its line):
+        /// it keeps its subscription and gets its lines until it hangs up or a send fails.
+        var inputClosed = false
 
         init(fd: Int32, peer: String) {
             self.fd = fd
@@ -250,14 +253,35 @@ public final class SocketServer {
         guard let client = clients[fd] else { return }
         if events & EventLoop.writable != 0 { flush(client) }
         guard clients[fd] != nil else { return }
-        if events & (EventLoop.readable | EventLoop.hangup) != 0 { readInput(client) }
+        if !client.inputClosed && events & (EventLoop.readable | EventLoop.hangup) != 0 { readInput(client) }
+        guard clients[fd] != nil else { return }
+        // Gone both ways: nobody reads what we would send.
+        if events & EventLoop.closed != 0 { drop(fd, reason: "disconnected") }
+    }
+
+    /// What the loop watches a client for: its lines until it stops sending, room to write while lines
+    /// wait; a hang-up always.
+    private func interest(_ client: Client) -> UInt32 {
+        (client.inputClosed ? 0 : EventLoop.readable | EventLoop.hangup) | (client.wantsWritable ? EventLoop.writable : 0)
     }
 
     private func readInput(_ client: Client) {
         var buffer = [UInt8](repeating: 0, count: 16384)
         while true {
             let n = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
-            if n == 0 { drop(client.fd, reason: "disconnected"); return }
+            if n == 0 {
+                // The client stopped sending; it may still be reading. A last line without its newline
+                // counts.
+                if !client.input.isEmpty {
+                    let line = client.input
+                    client.input = []
+                    handleLine(client, line)
+                    guard clients[client.fd] != nil else { return }
+                }
+                client.inputClosed = true
+                loop.modify(client.fd, events: interest(client))
+                return
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK { return }
@@ -282,44 +306,22 @@ public final class SocketServer {
         drop(client.fd, reason: "sent a line over \(SocketServer.maximumLineLength / 1024) KiB (client bug)")
     }
 
-    /// Commands: {"subscribe": ["gestures", "touches", "devices"]}.
+    /// A client's line (ClientCommand.swift): carried out whole, or refused whole.
     private func handleLine(_ client: Client, _ line: [UInt8]) {
-        let text = String(decoding: line, as: UTF8.self)
-        if text.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { return }
-        var parser = JSONParser(bytes: line)
-        let json: JSON
-        do { json = try parser.parse() } catch {
-            return sendError(client, "not JSON (\(error)); send {\"subscribe\": [\"gestures\", \"touches\", \"devices\"]}")
-        }
-        guard let members = json.objectValue, !members.isEmpty else {
-            return sendError(client, "expected a command such as {\"subscribe\": [\"gestures\"]}, got \(json.objectValue == nil ? json.kindName : "an empty object")")
-        }
-        for (key, value) in members {
-            switch key {
-            case "subscribe":
-                guard let names = value.arrayValue?.compactMap(\.stringValue), names.count == value.arrayValue?.count else {
-                    return sendError(client, "\"subscribe\" takes an array of topics: \"gestures\", \"touches\", \"devices\"")
-                }
-                var topics: Topics = []
-                for n in names {
-                    switch n {
-                    case "gestures": topics.insert(.gestures)
-                    case "touches": topics.insert(.touches)
-                    case "devices": topics.insert(.devices)
-                    default: return sendError(client, "unknown topic \"\(n)\"; topics are \"gestures\", \"touches\", \"devices\"")
-                    }
-                }
-                client.topics = topics
-                var w = JSONWriter()
-                w.beginObject(); w.key("event"); w.staticString("subscribed"); w.key("topics"); w.beginArray()
-                for n in ["gestures", "touches", "devices"] where names.contains(n) { w.string(n) }
-                w.endArray(); w.endObject()
-                enqueue(client, w.bytes)
-                for l in onSubscribe?(topics) ?? [] { enqueue(client, l) }
-                topicsChanged()
-            default:
-                return sendError(client, "unknown command \"\(key)\"; the only command is {\"subscribe\": [...]}")
-            }
+        let command: ClientCommand?
+        do { command = try ClientCommand.parse(line) } catch { return sendError(client, error.message) }
+        switch command {
+        case nil:
+            return
+        case .subscribe(let topics, let names):
+            client.topics = topics
+            var w = JSONWriter()
+            w.beginObject(); w.key("event"); w.staticString("subscribed"); w.key("topics"); w.beginArray()
+            for n in ClientCommand.topicNames where names.contains(n) { w.string(n) }
+            w.endArray(); w.endObject()
+            enqueue(client, w.bytes)
+            for l in onSubscribe?(topics) ?? [] { enqueue(client, l) }
+            topicsChanged()
         }
     }
 
@@ -409,7 +411,7 @@ public final class SocketServer {
         let want = client.queued > 0
         if want != client.wantsWritable {
             client.wantsWritable = want
-            loop.modify(client.fd, events: EventLoop.readable | EventLoop.hangup | (want ? EventLoop.writable : 0))
+            loop.modify(client.fd, events: interest(client))
         }
     }
 

@@ -75,6 +75,14 @@ public final class Application: Responder {
     /// The touches that are down now, in the order they began.
     public var activeTouches: [Touch] { liveTouches }
 
+    /// Nothing is under way: no touch is down, no view waits for a withheld delivery (C2, C3), no
+    /// recognizer takes part in a touch sequence (S4: all reset) and no timer is pending. Once every
+    /// finger has lifted and the pending deadlines have passed, an application is idle.
+    public var isIdle: Bool {
+        liveTouches.isEmpty && nextDeadline == nil
+            && environments.allSatisfy { $0.participants.isEmpty && $0.gatedTouches.isEmpty }
+    }
+
     // MARK: Time
 
     /// The windows' gesture environments, in the same order: asked before every frame, so kept here

@@ -128,7 +128,9 @@ open class GestureRecognizer: CustomStringConvertible {
     }
 
     /// How many touches the recognizer is tracking (those that lift in the current event included).
-    public final var numberOfTouches: Int { trackedTouches.count }
+    /// A subclass whose gesture outlives its touches says how many made it (a tap recognized after its
+    /// fingers lifted, waiting for a double tap to fail, still reports its fingers).
+    open var numberOfTouches: Int { trackedTouches.count }
 
     /// Every touch that has taken part in the current gesture since the last reset, lifted ones
     /// included, in the order they arrived. Not in UIKit; the daemon reads the device from it.

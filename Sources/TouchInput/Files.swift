@@ -21,6 +21,11 @@ public struct SystemError: Error, CustomStringConvertible, Equatable {
 public enum Files {
     /// The file's bytes as UTF-8 text (invalid sequences are repaired).
     public static func readText(_ path: String) throws -> String {
+        String(decoding: try readBytes(path), as: UTF8.self)
+    }
+
+    /// The file's bytes.
+    public static func readBytes(_ path: String) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError("open", path, errno: errno) }
         defer { close(fd) }
@@ -35,7 +40,7 @@ public enum Files {
             if n == 0 { break }
             data.append(contentsOf: buffer[0..<n])
         }
-        return String(decoding: data, as: UTF8.self)
+        return data
     }
 
     public static func exists(_ path: String) -> Bool {

@@ -50,6 +50,14 @@ public struct Recording: Sendable {
         return try parser.parse(text, description: description)
     }
 
+    /// Refuses a recording without events, naming what it is and what to pass instead: most often a
+    /// device description (`DEVICE.desc`) given where its recording was meant.
+    public func requireEvents() throws {
+        guard events.isEmpty else { return }
+        throw RecordingError(file: source, line: 1, reason: "a description of \"\(device.name)\" without events; "
+            + "replay the recording of its events, with this file as its description: --desc \(source) RECORDING")
+    }
+
     /// `dir/source__device__gesture.events` → `dir/source__device__DEVICE.desc`.
     static func companionDescription(for path: String) -> String? {
         let parts = path.components(separatedBy2: "__")

@@ -181,6 +181,24 @@ class ProtocolTests(unittest.TestCase):
         finally:
             d.stop()
 
+    def test_a_client_that_stops_sending_still_gets_its_lines(self):
+        # As `echo '{"subscribe":["touches"]}' | socat -t 60 - UNIX-CONNECT:…` does: one line, then EOF.
+        d = Daemon("--no-devices", "--replay", TWO_FINGER_TAP, "--replay-delay", "0.5")
+        try:
+            c = Client(d.socket)
+            c.send_raw(b'{"subscribe":["gestures","touches","devices"]}')      # the last line, without its newline
+            c.sock.shutdown(socket.SHUT_WR)
+            lines = c.until(lambda l: l["event"] == "device" and l["action"] == "removed")
+            kinds = [l["event"] for l in lines]
+            self.assertEqual(kinds[0], "subscribed")
+            self.assertEqual(kinds.count("touch"), 4)
+            self.assertEqual(kinds.count("gesture"), 1)
+            c.close()
+            time.sleep(0.3)
+            self.assertIn("disconnected", d.log())
+        finally:
+            d.stop()
+
     def test_bad_client_lines_get_errors_and_the_connection_stays_usable(self):
         d = Daemon("--no-devices")
         try:
@@ -502,7 +520,7 @@ class CommandLineTests(unittest.TestCase):
         self.assertEqual(out.returncode, 1)
         self.assertIn("not running", out.stderr)
 
-    def test_bind_runs_commands_without_a_shell_and_logs_failures(self):
+    def test_bind_runs_commands_without_a_shell_and_logs_failures_as_they_happen(self):
         tmp = tempfile.mkdtemp()
         marker = os.path.join(tmp, "ran")
         bindings = os.path.join(tmp, "bind.json")
@@ -511,20 +529,94 @@ class CommandLineTests(unittest.TestCase):
                        "twoFingerTap:recognized": ["/bin/false"],
                        "pan:began": ["/nonexistent/program"]}, f)
         d = Daemon("--no-devices", "--replay", TWO_FINGER_TAP, "--replay-delay", "1")
+        err_path = os.path.join(tmp, "bind.err")
+        b = subprocess.Popen([CTL, "bind", bindings, "--socket", d.socket], stdout=subprocess.DEVNULL, stderr=open(err_path, "w"))
         try:
-            b = subprocess.Popen([CTL, "bind", bindings, "--socket", d.socket], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             end = time.time() + 15
             while not os.path.exists(marker) and time.time() < end:
                 time.sleep(0.05)
-            time.sleep(0.3)
+            time.sleep(0.5)
             with open(marker) as f:
                 self.assertEqual(f.read(), "twoFingerTap recognized")
-            d.proc.send_signal(signal.SIGTERM)
-            _, err = b.communicate(timeout=10)
-            self.assertIn("\"/bin/false\" failed with exit status 1", err)
+            # Logged when it failed, with no gesture after it; and no child is left a zombie.
+            with open(err_path) as f:
+                self.assertIn("\"/bin/false\" failed with exit status 1", f.read())
+            children = subprocess.run(["ps", "--ppid", str(b.pid), "-o", "stat="], capture_output=True, text=True).stdout.split()
+            self.assertFalse([c for c in children if c.startswith("Z")], children)
+            b.send_signal(signal.SIGTERM)
+            self.assertEqual(b.wait(10), 0)
         finally:
+            if b.poll() is None:
+                b.kill()
             d.stop()
             shutil.rmtree(tmp, ignore_errors=True)
+
+    def test_bind_connects_again_when_the_daemon_restarts(self):
+        tmp = tempfile.mkdtemp()
+        marker = os.path.join(tmp, "taps")
+        bindings = os.path.join(tmp, "bind.json")
+        with open(bindings, "w") as f:
+            json.dump({"twoFingerTap": ["/bin/sh", "-c", "echo tap >> " + marker]}, f)
+        d = Daemon("--no-devices")
+        sock = d.socket
+        err_path = os.path.join(tmp, "bind.err")
+        b = subprocess.Popen([CTL, "bind", bindings, "--socket", sock], stdout=subprocess.DEVNULL, stderr=open(err_path, "w"))
+        second = None
+        try:
+            time.sleep(0.5)
+            d.proc.send_signal(signal.SIGTERM)
+            d.proc.wait(10)
+            time.sleep(1.5)                                  # bind tries, fails and waits meanwhile
+            self.assertIsNone(b.poll())
+            second = subprocess.Popen([DAEMON, "--socket", sock, "--no-devices", "--replay", TWO_FINGER_TAP, "--replay-delay", "2"],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            end = time.time() + 20
+            while not os.path.exists(marker) and time.time() < end:
+                time.sleep(0.05)
+            with open(marker) as f:
+                self.assertEqual(f.read(), "tap\n")
+            with open(err_path) as f:
+                err = f.read()
+            self.assertIn("the daemon closed the connection; connecting again", err)
+            self.assertRegex(err, r"touchbridged is not running there .*; trying again in [0-9.]+ s \(attempt 1\)")
+            self.assertIn("connected to " + sock + " again", err)
+        finally:
+            b.send_signal(signal.SIGTERM)
+            b.wait(10)
+            if second:
+                second.terminate()
+                second.wait(10)
+            d.stop()
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def test_bind_with_the_scene_refuses_a_recognizer_it_does_not_have(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            bindings = os.path.join(tmp, "bind.json")
+            with open(bindings, "w") as f:
+                json.dump({"dubleTap": ["true"]}, f)
+            scene = os.path.join(tmp, "scene.json")
+            with open(scene, "w") as f:
+                f.write(subprocess.run([CTL, "scene", "default"], capture_output=True, text=True, check=True).stdout)
+            out = subprocess.run([CTL, "bind", bindings, "--scene", scene, "--socket", os.path.join(tmp, "none.sock")],
+                                 capture_output=True, text=True, timeout=10)
+            self.assertEqual(out.returncode, 1)
+            self.assertIn('"dubleTap": ' + scene + ' has no recognizer of that name (did you mean "doubleTap"?)', out.stderr)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def test_listen_exits_with_a_failure_when_the_daemon_goes_away(self):
+        d = Daemon("--no-devices")
+        try:
+            l = subprocess.Popen([CTL, "listen", "--socket", d.socket], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            time.sleep(0.5)
+            d.proc.send_signal(signal.SIGTERM)
+            out, err = l.communicate(timeout=10)
+            self.assertEqual(l.returncode, 1)
+            self.assertIn('"event":"hello"', out)
+            self.assertIn("the daemon closed the connection", err)
+        finally:
+            d.stop()
 
     @unittest.skipUnless(shutil.which("systemd-analyze"), "systemd-analyze is not installed")
     def test_systemd_units_verify_and_are_hardened(self):

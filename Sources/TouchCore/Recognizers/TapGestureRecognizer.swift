@@ -35,6 +35,12 @@ open class TapGestureRecognizer: GestureRecognizer {
 
     override public init() { super.init() }
 
+    /// Once recognized, the fingers of the tap, lifted or not: a tap that waited for a double tap to
+    /// fail is recognized after they lifted (F4), and is still a tap of that many fingers.
+    override open var numberOfTouches: Int {
+        state == .ended ? max(fingersInTap, super.numberOfTouches) : super.numberOfTouches
+    }
+
     override open func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         super.touchesBegan(touches, with: event)
         let now = event.timestamp

@@ -1,0 +1,216 @@
+import CEvdev
+import TouchBridge
+import TouchCore
+import TouchInput
+
+/// The bodies of the fuzz targets (README "Fuzzing"): each takes any bytes and must neither crash nor
+/// break a contract. `fuzz/` runs them under libFuzzer with AddressSanitizer; every input that ever
+/// crashed one is kept in `Tests/FuzzRegressions/TARGET/` and run again by the Swift tests.
+///
+/// - `scene`: the bytes as a scene file (plain and for pass-through); a scene that parses gets a few
+///   touches through a pipeline.
+/// - `client-line`: the bytes as a line a client sends on the socket.
+/// - `recording`: the bytes as a recording (evemu, evtest text, libinput record's YAML, or E: lines of a
+///   known device); one that parses is replayed through the built-in scene.
+/// - `frames`: the bytes as kernel events of a protocol B, protocol A or single-touch panel, through the
+///   frame assembler (SYN_DROPPED included) and the whole pipeline with a pass-through mirror. After
+///   every frame without a contact no touch is down; every touch's phases are well formed (began once
+///   and first, then moves, then ended or cancelled once, last); the mirror's slots begin and end in
+///   turn; and at the end, once the recording is over as an unplugged device is, nothing is under way
+///   (`Application.isIdle`) and the mirror has no touch down.
+public enum Fuzz {
+    public static let targets = ["scene", "client-line", "recording", "frames"]
+
+    /// Runs `target` on `data`.
+    public static func run(_ target: String, _ data: UnsafeRawBufferPointer) {
+        switch target {
+        case "scene": scene(data)
+        case "client-line": clientLine(data)
+        case "recording": recording(data)
+        case "frames": frames(data)
+        default: preconditionFailure("no fuzz target \(target); the targets are \(targets)")
+        }
+    }
+
+    static let log = Logger(program: "fuzz", level: .error)
+
+    // MARK: scene
+
+    public static func scene(_ data: UnsafeRawBufferPointer) {
+        let text = String(decoding: data, as: UTF8.self)
+        for passthrough in [false, true] {
+            let s: Scene
+            do { s = try Scene.parse(text, file: "fuzz.json", passthrough: passthrough) } catch {
+                check(!"\(error)".isEmpty, "a scene error without a message")
+                continue
+            }
+            // A tap and a drag across the window, through every view and recognizer it reaches.
+            let p = Pipeline(scene: s, log: log)
+            p.wantsTouches = true
+            p.onLines = { _, _ in }
+            let w = s.window.bounds
+            for (i, f) in [(0.2, 0.2), (0.5, 0.5), (0.8, 0.6), (0.99, 0.99)].enumerated() {
+                let point = Point(x: w.minX + w.width * f.0, y: w.minY + w.height * f.1)
+                p.handle(DigitizerFrame(timestamp: Double(i) * 0.05, contacts: [Contact(id: 1, location: point)]))
+            }
+            p.handle(DigitizerFrame(timestamp: 0.2, contacts: []))
+            p.finish()
+            check(p.application.isIdle, "a scene left something under way after every finger lifted")
+        }
+    }
+
+    // MARK: client-line
+
+    public static func clientLine(_ data: UnsafeRawBufferPointer) {
+        do {
+            _ = try ClientCommand.parse(Array(data))
+        } catch {
+            check(!error.message.isEmpty, "a refused client line without a message")
+        }
+    }
+
+    // MARK: recording
+
+    public static func recording(_ data: UnsafeRawBufferPointer) {
+        let text = String(decoding: data, as: UTF8.self)
+        var parsed: [Recording] = []
+        if let r = try? Recording.parse(text, file: "fuzz") { parsed.append(r) }
+        if let r = try? Recording.parse(text, file: "fuzz", description: Device.slots) { parsed.append(r) }
+        for r in parsed where r.events.count < 20_000 {
+            do {
+                try OfflineReplay.play(r, scene: nil, options: OfflineReplay.Options(topics: [.gestures, .touches]), log: log) { _ in }
+            } catch {
+                check(!"\(error)".isEmpty, "a replay error without a message")
+            }
+        }
+    }
+
+    // MARK: frames
+
+    /// The panels the `frames` target plays events of.
+    enum Device {
+        static var slots: DeviceDescription {
+            var d = DeviceDescription(name: "fuzz protocol B")
+            d.properties = [InputProperty.direct]
+            d.codes[EventType.key] = [KeyCode.touch]
+            d.addAbs(AbsCode.x, AbsInfo(minimum: 0, maximum: 4095))
+            d.addAbs(AbsCode.y, AbsInfo(minimum: 0, maximum: 4095))
+            d.addAbs(AbsCode.mtSlot, AbsInfo(minimum: 0, maximum: 9))
+            d.addAbs(AbsCode.mtPositionX, AbsInfo(minimum: 0, maximum: 4095, resolution: 16))
+            d.addAbs(AbsCode.mtPositionY, AbsInfo(minimum: 0, maximum: 4095, resolution: 16))
+            d.addAbs(AbsCode.mtTrackingID, AbsInfo(minimum: 0, maximum: 65535))
+            d.addAbs(AbsCode.mtPressure, AbsInfo(minimum: 0, maximum: 255))
+            d.addAbs(AbsCode.mtTouchMajor, AbsInfo(minimum: 0, maximum: 255))
+            d.addAbs(AbsCode.mtToolType, AbsInfo(minimum: 0, maximum: 2))
+            return d
+        }
+
+        static var anonymous: DeviceDescription {
+            var d = DeviceDescription(name: "fuzz protocol A")
+            d.properties = [InputProperty.direct]
+            d.codes[EventType.key] = [KeyCode.touch]
+            d.addAbs(AbsCode.mtPositionX, AbsInfo(minimum: 0, maximum: 4095))
+            d.addAbs(AbsCode.mtPositionY, AbsInfo(minimum: 0, maximum: 4095))
+            d.addAbs(AbsCode.mtTrackingID, AbsInfo(minimum: 0, maximum: 255))
+            return d
+        }
+
+        static var single: DeviceDescription {
+            var d = DeviceDescription(name: "fuzz single touch")
+            d.codes[EventType.key] = [KeyCode.touch]
+            d.addAbs(AbsCode.x, AbsInfo(minimum: 0, maximum: 1023))
+            d.addAbs(AbsCode.y, AbsInfo(minimum: 0, maximum: 1023))
+            d.addAbs(AbsCode.pressure, AbsInfo(minimum: 0, maximum: 255))
+            return d
+        }
+    }
+
+    /// Checks the mirror's frames: a slot's tracking id goes from −1 to an id and back, never twice.
+    final class MirrorCheck: MirrorSink {
+        var active = Set<Int32>()
+        var slot: Int32 = 0
+        func write(_ events: UnsafeBufferPointer<input_event>) throws {
+            check(events.last.map { $0.type == UInt16(EV_SYN) && $0.code == UInt16(SYN_REPORT) } ?? false,
+                  "a mirror write that does not end with SYN_REPORT")
+            for e in events where e.type == UInt16(EV_ABS) {
+                if e.code == UInt16(ABS_MT_SLOT) { slot = e.value }
+                if e.code == UInt16(ABS_MT_TRACKING_ID) {
+                    if e.value >= 0 {
+                        check(active.insert(slot).inserted, "the mirror began a touch in slot \(slot), which had one")
+                    } else {
+                        check(active.remove(slot) != nil, "the mirror ended a touch in slot \(slot), which had none")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Each event is 6 bytes: a kind (EV_SYN, EV_ABS, EV_KEY: the byte modulo 3), a code (for EV_KEY, the
+    /// low byte of a BTN_* code), a 16-bit value (little-endian), a time step in milliseconds, a spare
+    /// byte; the first byte picks the panel (modulo 3: protocol B, protocol A, single touch).
+    public static func frames(_ data: UnsafeRawBufferPointer) {
+        guard data.count >= 1 else { return }
+        let device = [Device.slots, Device.anonymous, Device.single][Int(data[0]) % 3]
+        let scene = Scene.builtIn(for: device, passthrough: true)
+        let pipeline = Pipeline(scene: scene, log: log)
+        pipeline.wantsTouches = true
+        var phases: [Int: String] = [:]               // touch id → the last phase its lines said
+        pipeline.onLines = { topic, bytes in
+            guard topic == .touches else { return }
+            for line in bytes.split(separator: 0x0a) {
+                guard let j = try? JSONParser.parse(String(decoding: line, as: UTF8.self)),
+                      let id = j["id"]?.numberValue.map(Int.init), let phase = j["phase"]?.stringValue else {
+                    check(false, "a touch line that does not parse")
+                    continue
+                }
+                let last = phases[id]
+                switch phase {
+                case "began": check(last == nil, "touch \(id) began again after \(last ?? "")")
+                case "moved", "stationary": check(last == "began" || last == "moved" || last == "stationary", "touch \(id) \(phase) after \(last ?? "nothing")")
+                case "ended", "cancelled": check(last == "began" || last == "moved" || last == "stationary", "touch \(id) \(phase) after \(last ?? "nothing")")
+                default: check(false, "touch \(id): unknown phase \(phase)")
+                }
+                phases[id] = phase
+            }
+        }
+        let mirror = MirrorCheck()
+        pipeline.addMirror(device: 0, name: device.name, source: device, sink: mirror)
+        pipeline.passthrough?.setExclusive(device: 0, since: -.infinity)
+        var player = RecordingPlayer(device: device,
+                                     mapping: CoordinateMapping(device: device, target: scene.window.bounds)!)
+        var time = 1.0
+        var i = 1
+        while i + 6 <= data.count {
+            let kind = data[i] % 3, code = data[i + 1]
+            let value = Int32(Int16(bitPattern: UInt16(data[i + 2]) | UInt16(data[i + 3]) << 8))
+            time += Double(data[i + 4] % 64) / 1000
+            i += 6
+            let e: InputEvent
+            switch kind {
+            case 0: e = InputEvent(time: time, type: EventType.syn, code: UInt16(code % 4), value: 0)
+            case 1: e = InputEvent(time: time, type: EventType.abs, code: UInt16(code % 0x40), value: value)
+            default:                                // BTN_* (0x100 + code): BTN_TOUCH, the BTN_TOOL_* bits …
+                e = InputEvent(time: time, type: EventType.key, code: 0x100 + UInt16(code), value: value & 1)
+            }
+            guard let frame = player.play(e) else { continue }
+            pipeline.handle(frame)
+            if !frame.contacts.contains(where: { !$0.isCancelled }) {
+                check(pipeline.application.activeTouches.isEmpty, "a touch is down after a frame without contacts")
+            }
+        }
+        // The end of the recording is the device going away.
+        pipeline.finish()
+        pipeline.handle(player.cancelAll(at: pipeline.currentTime))
+        pipeline.finish()
+        check(pipeline.application.isIdle, "something is under way after the device went away")
+        check(phases.values.allSatisfy { $0 == "ended" || $0 == "cancelled" }, "a touch never ended: \(phases)")
+        check(pipeline.passthrough?.isNeutral(device: 0) ?? true, "a touch is left down on the mirror")
+        pipeline.removeMirror(device: 0, at: pipeline.currentTime)
+        check(mirror.active.isEmpty, "the mirror's slots \(mirror.active.sorted()) were left down")
+    }
+
+    /// A broken contract: a crash, with the contract, for libFuzzer to keep the input.
+    static func check(_ condition: @autoclosure () -> Bool, _ contract: @autoclosure () -> String) {
+        if !condition() { fatalError("fuzz: \(contract())") }
+    }
+}

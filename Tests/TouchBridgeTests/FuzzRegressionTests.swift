@@ -1,0 +1,40 @@
+import Glibc
+import Testing
+import TouchBridgeFuzzing
+import TouchInput
+
+/// Every input that ever crashed a fuzz target (`make fuzz` keeps them in fuzz/crashes/; they are moved
+/// to Tests/FuzzRegressions/TARGET/ with the fix) runs again through the same target's body, with
+/// its contracts checked: a regression crashes this test.
+@Suite("Fuzz regressions")
+struct FuzzRegressionTests {
+    static let root = "/" + #filePath.split(separator: "/").dropLast(2).joined(separator: "/") + "/FuzzRegressions"
+
+    @Test("Every kept input runs through its target without breaking a contract", arguments: Fuzz.targets)
+    func kept(target: String) throws {
+        for path in Self.files(in: Self.root + "/" + target) {
+            let bytes = try Files.readBytes(path)
+            bytes.withUnsafeBytes { Fuzz.run(target, $0) }
+        }
+    }
+
+    @Test("The targets take the empty input and a few plain ones")
+    func plain() {
+        for target in Fuzz.targets {
+            for input in ["", "{}", "E: 0.0 0003 0035 1\nE: 0.0 0000 0000 0\n", "\u{1}\u{1}\u{35}\u{10}\u{0}\u{5}\u{0}"] {
+                Array(input.utf8).withUnsafeBytes { Fuzz.run(target, $0) }
+            }
+        }
+    }
+
+    static func files(in dir: String) -> [String] {
+        guard let d = opendir(dir) else { return [] }
+        defer { closedir(d) }
+        var names: [String] = []
+        while let entry = readdir(d) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if !name.hasPrefix(".") { names.append(dir + "/" + name) }
+        }
+        return names.sorted()
+    }
+}

@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""The soak (`make soak`, about a minute): touchbridged replays a random ten-finger stream at 1 kHz,
+four times a fast panel's rate, over and over (--replay-loop), while 50 clients come and go: three
+stay from start to end and read everything (one on every topic, two on gestures and devices), the rest
+connect, subscribe to whatever, send garbage, read slowly or never, and hang up at random.
+
+It passes when nothing crashed, the daemon's resident memory after a warm-up grew by less than 1 MiB,
+no touch is left down at the end (the daemon stops and the replay ends as an unplugged device does),
+and every client that stayed got well-formed streams: every line JSON, every touch began once and
+first, then moved, then ended or was cancelled once, last.
+
+Standard library only; the binaries come from $TB_BIN (make soak: the release build).
+"""
+import json
+import os
+import random
+import select
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+BIN = os.environ.get("TB_BIN", ".build/release")
+SECONDS = float(os.environ.get("SOAK_SECONDS", "60"))
+WARM_UP = min(20.0, SECONDS / 3)
+CLIENTS = 50
+STAYING = 3
+
+DEVICE = """# EVEMU 1.3
+N: Soak Panel
+I: 0018 0000 0000 0000
+P: 02 00 00 00 00 00 00 00
+B: 00 0b 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 04 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 02 00 00 00 00 00 00 00 00
+B: 03 00 00 00 00 00 80 61 04
+A: 2f 0 9 0 0 0
+A: 35 0 4095 0 0 16
+A: 36 0 4095 0 0 16
+A: 39 0 65535 0 0 0
+A: 3a 0 255 0 0 0
+"""
+
+
+def stream(path, seconds=4.0, hz=1000, seed=7):
+    """Ten fingers wandering, landing and lifting at random, a frame every 1/hz s."""
+    rnd = random.Random(seed)
+    lines, tid = [], 1
+    down = [None] * 10
+    pos = [[rnd.randrange(200, 3900), rnd.randrange(200, 3900)] for _ in range(10)]
+    for frame in range(int(seconds * hz)):
+        t = frame / hz
+        for s in range(10):
+            r = rnd.random()
+            if down[s] is None and r < 0.01:
+                down[s] = tid
+                tid += 1
+                lines.append("E: {:.6f} 0003 002f {}\nE: {:.6f} 0003 0039 {}\n".format(t, s, t, down[s]))
+                lines.append("E: {:.6f} 0003 0035 {}\nE: {:.6f} 0003 0036 {}\n".format(t, pos[s][0], t, pos[s][1]))
+                lines.append("E: {:.6f} 0003 003a {}\n".format(t, rnd.randrange(20, 200)))
+            elif down[s] is not None and r < 0.004:
+                down[s] = None
+                lines.append("E: {:.6f} 0003 002f {}\nE: {:.6f} 0003 0039 -1\n".format(t, s, t))
+            elif down[s] is not None:
+                pos[s][0] = min(4095, max(0, pos[s][0] + rnd.randrange(-9, 10)))
+                pos[s][1] = min(4095, max(0, pos[s][1] + rnd.randrange(-9, 10)))
+                lines.append("E: {:.6f} 0003 002f {}\nE: {:.6f} 0003 0035 {}\nE: {:.6f} 0003 0036 {}\n".format(
+                    t, s, t, pos[s][0], t, pos[s][1]))
+        lines.append("E: {:.6f} 0000 0000 0\n".format(t))
+    with open(path, "w") as f:
+        f.write(DEVICE)
+        f.writelines(lines)
+
+
+def rss_kib(pid):
+    with open("/proc/{}/status".format(pid)) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+class Staying:
+    """A client that stays and reads everything, checking every line as it comes."""
+
+    def __init__(self, path, topics):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(path)
+        self.sock.sendall((json.dumps({"subscribe": topics}) + "\n").encode())
+        self.buffer = b""
+        self.lines = 0
+        self.phases = {}
+        self.problems = []
+        self.closed = False
+
+    def take(self):
+        chunk = self.sock.recv(1 << 20)
+        if not chunk:
+            self.closed = True
+            return
+        self.buffer += chunk
+        *complete, self.buffer = self.buffer.split(b"\n")
+        for raw in complete:
+            self.lines += 1
+            try:
+                line = json.loads(raw)
+            except ValueError:
+                self.problems.append("not JSON: {!r}".format(raw[:80]))
+                continue
+            if "event" not in line:
+                self.problems.append("no event: {!r}".format(raw[:80]))
+            if line.get("event") == "touch":
+                last, phase = self.phases.get(line["id"]), line["phase"]
+                ok = (last is None) if phase == "began" else (last in ("began", "moved", "stationary"))
+                if not ok:
+                    self.problems.append("touch {} {} after {}".format(line["id"], phase, last))
+                self.phases[line["id"]] = phase
+
+    def left_down(self):
+        return sorted(i for i, p in self.phases.items() if p not in ("ended", "cancelled"))
+
+
+class Unruly:
+    """A client that does what it likes for a while, then hangs up."""
+
+    def __init__(self, path, rnd):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.setblocking(False)
+        self.sock.connect(path)
+        self.rnd = rnd
+        self.until = time.time() + rnd.uniform(0.2, 6)
+        self.reads = rnd.choice(["never", "slowly", "all"])
+        topics = rnd.sample(["gestures", "touches", "devices"], rnd.randrange(0, 4))
+        what = rnd.random()
+        try:
+            if what < 0.7:
+                self.sock.send((json.dumps({"subscribe": topics}) + "\n").encode())
+            elif what < 0.85:
+                self.sock.send(rnd.choice([b"garbage\n", b"{\"subscribe\":\n", b"[]\n", b"\xff\xfe\n", b"{}\n"]))
+            else:
+                self.sock.send(b"x" * rnd.randrange(1, 70000))     # a line that may be too long
+        except OSError:
+            pass
+
+    def step(self):
+        if self.reads == "never":
+            return
+        try:
+            self.sock.recv(1 << 20 if self.reads == "all" else 512)
+        except OSError:
+            pass
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="tb-soak-")
+    rec = os.path.join(tmp, "soak.evemu")
+    stream(rec)
+    sock = os.path.join(tmp, "tb.sock")
+    log = open(os.path.join(tmp, "daemon.log"), "w")
+    daemon = subprocess.Popen([os.path.join(BIN, "touchbridged"), "--no-devices", "--socket", sock, "--replay", rec,
+                               "--replay-loop", "--replay-delay", "0.2"], stdout=log, stderr=subprocess.STDOUT)
+    end = time.time() + 10
+    while not os.path.exists(sock) and time.time() < end and daemon.poll() is None:
+        time.sleep(0.02)
+    rnd = random.Random(11)
+    staying = [Staying(sock, ["gestures", "touches", "devices"])] + [Staying(sock, ["gestures", "devices"]) for _ in range(STAYING - 1)]
+    unruly = []
+    start = time.time()
+    warm = None
+    connections = 0
+    while time.time() - start < SECONDS and daemon.poll() is None:
+        now = time.time()
+        if warm is None and now - start >= WARM_UP:
+            warm = rss_kib(daemon.pid)
+        for u in [u for u in unruly if now > u.until]:
+            u.sock.close()
+            unruly.remove(u)
+        while len(unruly) < CLIENTS - STAYING:
+            try:
+                unruly.append(Unruly(sock, rnd))
+                connections += 1
+            except OSError:
+                break
+        readable, _, _ = select.select([s.sock for s in staying if not s.closed], [], [], 0.01)
+        for s in staying:
+            if s.sock in readable:
+                s.take()
+        for u in unruly:
+            u.step()
+    peak = rss_kib(daemon.pid) if daemon.poll() is None else 0
+    for u in unruly:
+        u.sock.close()
+    alive = daemon.poll() is None
+    # The daemon stops: the replay ends as an unplugged device does, and the staying clients read to the end.
+    daemon.send_signal(signal.SIGTERM)
+    end = time.time() + 10
+    while time.time() < end and not all(s.closed for s in staying):
+        readable, _, _ = select.select([s.sock for s in staying if not s.closed], [], [], 0.2)
+        for s in staying:
+            if s.sock in readable:
+                s.take()
+    status = daemon.wait(10)
+    log.close()
+    growth = (peak - warm) / 1024 if warm else float("nan")
+    print("soak: {:.0f} s, {} connections came and went, {} lines to the client on every topic; resident {:.2f} MiB "
+          "after {:.0f} s, {:.2f} MiB at the end (+{:.2f} MiB)".format(
+              SECONDS, connections, staying[0].lines, warm / 1024 if warm else 0, peak / 1024, WARM_UP, growth))
+    failures = []
+    if not alive or status != 0:
+        failures.append("the daemon {} (exit status {})".format("died" if not alive else "did not exit cleanly", status))
+    if not growth < 1.0:
+        failures.append("resident memory grew by {:.2f} MiB after the warm-up".format(growth))
+    for i, s in enumerate(staying):
+        if s.problems:
+            failures.append("client {}: {}".format(i, s.problems[:3]))
+        if s.left_down():
+            failures.append("client {}: touches left down: {}".format(i, s.left_down()[:10]))
+        if not s.closed:
+            failures.append("client {}: its stream did not end".format(i))
+    if staying[0].lines < 10000:
+        failures.append("the client on every topic got only {} lines".format(staying[0].lines))
+    if failures:
+        with open(os.path.join(tmp, "daemon.log")) as f:
+            tail = f.read()[-1500:]
+        print("soak: FAIL\n  " + "\n  ".join(failures) + "\n--- daemon log ---\n" + tail)
+        return 1
+    print("soak: PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Seed corpora for the fuzz targets (scripts/fuzz.sh): scenes that use every key, client lines, and the
+fixtures' events in the `frames` target's encoding (Sources/TouchBridgeFuzzing/Fuzz.swift: a byte for
+the panel, then six bytes an event: kind, code, a 16-bit value, a time step in milliseconds, padding).
+
+usage: fuzz_seeds.py scenes|client-lines|frames DIR
+"""
+import json
+import os
+import struct
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIX = os.path.join(ROOT, "Tests", "Fixtures")
+
+
+def scenes(out):
+    views = [
+        {"name": "list", "frame": [0, 0, 800, 400], "multipleTouchEnabled": True, "bounds": [0, 20, 800, 400],
+         "recognizers": [{"name": "scroll", "type": "pan", "cancelsTouchesInView": False, "requireToFail": ["back"],
+                          "minimumNumberOfTouches": 1, "maximumNumberOfTouches": 2},
+                         {"name": "back", "type": "screenEdgePan", "edges": ["left", "top"], "delaysTouchesBegan": True}],
+         "subviews": [{"name": "close", "frame": [760, 16, 24, 24], "touchInsets": [-10, -10, -10, -10],
+                       "exclusiveTouch": True, "recognizers": [{"name": "closeTap", "type": "tap", "delaysTouchesEnded": False}]}]},
+        {"name": "photo", "frame": [0, 400, 800, 80], "transform": [0.7, 0.7, -0.7, 0.7, 10, -5], "alpha": 0.5,
+         "passthrough": False,
+         "recognizers": [{"name": "zoom", "type": "pinch", "simultaneousWith": ["turn"]},
+                         {"name": "turn", "type": "rotation", "simultaneousWith": "*"},
+                         {"name": "open", "type": "tap", "numberOfTapsRequired": 2, "numberOfTouchesRequired": 2},
+                         {"name": "hold", "type": "longPress", "minimumPressDuration": 0.2, "allowableMovement": 5,
+                          "numberOfTapsRequired": 1, "numberOfTouchesRequired": 1, "enabled": True},
+                         {"name": "flick", "type": "swipe", "direction": ["left", "up"], "numberOfTouchesRequired": 1}]},
+        {"name": "hidden", "frame": [10, 10, 10, 10], "hidden": True, "userInteractionEnabled": False},
+    ]
+    devices = [{"name": "Atmel*", "rotation": 90, "flipX": True, "region": [0, 0, 400, 480], "passthrough": True},
+               {"vendorProduct": "056a:00e6", "calibration": [1, 0, 0, 0, 1, 0], "grab": True, "tablets": True,
+                "flipY": True, "property": "ID_PATH=x", "devnode": "/dev/input/event4"}]
+    all_keys = {"window": {"width": 800, "height": 480}, "devices": devices, "views": views}
+    for name, scene in [("all-keys.json", all_keys), ("empty.json", {"window": {"width": 1, "height": 1}}),
+                        ("no-views.json", {"window": {"width": 800, "height": 480}, "views": []})]:
+        with open(os.path.join(out, name), "w") as f:
+            json.dump(scene, f, indent=1)
+
+
+def client_lines(out):
+    lines = ['{"subscribe":["gestures","touches","devices"]}', '{"subscribe":[]}', '{"subscribe":["touches"],"extra":1}',
+             '{"subscribe":"gestures"}', '{"hello":1}', '[1,2,3]', '  ', 'not json', '{"subscribe":["x"]}',
+             '{"subscribe":[1]}', '{}', '{"subscribe":["gestures"]} trailing', '"\\ud800"', '{"a":{"b":[[[[[]]]]]}}']
+    for i, line in enumerate(lines):
+        with open(os.path.join(out, "line-{}".format(i)), "w") as f:
+            f.write(line)
+
+
+def frames(out):
+    kinds = {"0000": 0, "0003": 1, "0001": 2}
+    for name in sorted(os.listdir(FIX)):
+        if not name.endswith((".evemu", ".events")):
+            continue
+        panel = 1 if "protocolA" in name else 2 if "quanta" in name else 0
+        data = bytearray([panel])
+        last = None
+        with open(os.path.join(FIX, name)) as f:
+            for line in f:
+                if not line.startswith("E:"):
+                    continue
+                p = line.split()
+                t, type_, code, value = float(p[1]), p[2], int(p[3], 16), int(p[4])
+                if type_ not in kinds:
+                    continue
+                step = 0 if last is None else min(63, max(0, int(round((t - last) * 1000))))
+                last = t
+                data += struct.pack("<BBhBB", kinds[type_], code & 0xff, max(-32768, min(32767, value)), step, 0)
+                if len(data) > 4000:
+                    break
+        with open(os.path.join(out, name + ".bin"), "wb") as f:
+            f.write(data)
+
+
+if __name__ == "__main__":
+    {"scenes": scenes, "client-lines": client_lines, "frames": frames}[sys.argv[1]](sys.argv[2])
