@@ -12,8 +12,8 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 TARGETS=${FUZZ_TARGETS:-scene client-line recording frames}
 ROOT=$PWD
-FLAGS=(-c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -O
-       -Xswiftc -assert-config -Xswiftc Debug --package-path fuzz --build-path "$ROOT/.build/fuzz")
+FLAGS=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -assert-config -Xswiftc Debug -Xswiftc -use-ld=lld
+       --package-path fuzz --build-path "$ROOT/.build/fuzz")
 swift build "${FLAGS[@]}" >/tmp/touchbridge-fuzz-build.log 2>&1 || {
     echo "fuzz: the build failed:"; tail -n 30 /tmp/touchbridge-fuzz-build.log; exit 1; }
 BIN=$(swift build "${FLAGS[@]}" --show-bin-path)
@@ -31,7 +31,7 @@ seed() {    # seed TARGET DIR: the seed corpus of a target
         python3 scripts/fuzz_seeds.py client-lines "$dir" ;;
     recording)
         for f in Tests/Fixtures/*.evemu Tests/Fixtures/*.events Tests/Fixtures/*.yml Tests/Fixtures/*.desc; do
-            head -c 3000 "$f" > "$dir/$(basename "$f")"          # libFuzzer's inputs stay small
+            head -c 2000 "$f" > "$dir/$(basename "$f")"          # libFuzzer's inputs stay small
         done ;;
     frames)
         python3 scripts/fuzz_seeds.py frames "$dir" ;;
@@ -48,7 +48,8 @@ for t in $TARGETS; do
     if [ -n "${FUZZ_RUNS:-}" ]; then limit=(-runs="$FUZZ_RUNS"); else limit=(-max_total_time="$SECONDS_EACH"); fi
     log=$WORK/$t.log
     before=$(ls fuzz/crashes | grep -c "^$t-" || true)
-    "$BIN/fuzz-$t" "$corpus" "$seeds" "${limit[@]}" -max_len=4096 -print_final_stats=1 \
+    # Inputs of up to 2 KiB: a few hundred kernel events, a scene, a recording's first lines.
+    "$BIN/fuzz-$t" "$corpus" "$seeds" "${limit[@]}" -max_len=2048 -print_final_stats=1 \
         -artifact_prefix="fuzz/crashes/$t-" >"$log" 2>&1
     status=$?
     after=$(ls fuzz/crashes | grep -c "^$t-" || true)

@@ -70,7 +70,7 @@ def frames(out):
                 step = 0 if last is None else min(63, max(0, int(round((t - last) * 1000))))
                 last = t
                 data += struct.pack("<BBhBB", kinds[type_], code & 0xff, max(-32768, min(32767, value)), step, 0)
-                if len(data) > 4000:
+                if len(data) > 2000:
                     break
         with open(os.path.join(out, name + ".bin"), "wb") as f:
             f.write(data)

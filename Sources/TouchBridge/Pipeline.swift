@@ -182,20 +182,21 @@ public final class Pipeline {
 
     // MARK: Lines
 
-    /// A recognizer's class, for its type-specific fields.
+    /// A recognizer's class, for its type-specific fields. Only the class: a recognizer's line fields
+    /// are kept by the closure its actions call, and a reference to the recognizer in them would make
+    /// a cycle that no scene replacement ever frees.
     enum Kind {
-        case tap(TapGestureRecognizer), longPress, pan(PanGestureRecognizer), edgePan(ScreenEdgePanGestureRecognizer)
-        case swipe(SwipeGestureRecognizer), pinch(PinchGestureRecognizer), rotation(RotationGestureRecognizer), custom
+        case tap, longPress, pan, edgePan, swipe, pinch, rotation, custom
 
         init(_ g: GestureRecognizer) {
             switch g {
-            case let e as ScreenEdgePanGestureRecognizer: self = .edgePan(e)
-            case let p as PanGestureRecognizer: self = .pan(p)
-            case let t as TapGestureRecognizer: self = .tap(t)
+            case is ScreenEdgePanGestureRecognizer: self = .edgePan
+            case is PanGestureRecognizer: self = .pan
+            case is TapGestureRecognizer: self = .tap
             case is LongPressGestureRecognizer: self = .longPress
-            case let s as SwipeGestureRecognizer: self = .swipe(s)
-            case let p as PinchGestureRecognizer: self = .pinch(p)
-            case let r as RotationGestureRecognizer: self = .rotation(r)
+            case is SwipeGestureRecognizer: self = .swipe
+            case is PinchGestureRecognizer: self = .pinch
+            case is RotationGestureRecognizer: self = .rotation
             default: self = .custom
             }
         }
@@ -284,25 +285,29 @@ public final class Pipeline {
         writer.number(p.y)
         writer.fragment(#","touches":"#)
         writer.int(g.numberOfTouches)
+        // The kind was worked out from the recognizer's class when it was wired: the casts cannot fail.
         switch kind {
-        case .tap(let t):
+        case .tap:
             writer.fragment(#","taps":"#)
-            writer.int(t.numberOfTapsRequired)
-        case .swipe(let s):
+            writer.int(unsafeDowncast(g, to: TapGestureRecognizer.self).numberOfTapsRequired)
+        case .swipe:
             writer.fragment(#","direction":"#)
-            writer.string(s.recognizedDirection.description)
-        case .pan(let pan):
-            writePan(pan)
-        case .edgePan(let e):
+            writer.string(unsafeDowncast(g, to: SwipeGestureRecognizer.self).recognizedDirection.description)
+        case .pan:
+            writePan(unsafeDowncast(g, to: PanGestureRecognizer.self))
+        case .edgePan:
+            let e = unsafeDowncast(g, to: ScreenEdgePanGestureRecognizer.self)
             writePan(e)
             writer.fragment(#","edge":"#)
             writer.string(e.touchedEdge.description)
-        case .pinch(let pinch):
+        case .pinch:
+            let pinch = unsafeDowncast(g, to: PinchGestureRecognizer.self)
             writer.fragment(#","scale":"#)
             writer.number(pinch.scale)
             writer.fragment(#","velocity":"#)
             writer.number(pinch.velocity)
-        case .rotation(let r):
+        case .rotation:
+            let r = unsafeDowncast(g, to: RotationGestureRecognizer.self)
             writer.fragment(#","rotation":"#)
             writer.number(r.rotation)
             writer.fragment(#","velocity":"#)

@@ -145,40 +145,62 @@ public enum Fuzz {
         }
     }
 
+    /// A panel's pipeline, kept from one input to the next: a scene costs more to build than most
+    /// inputs cost to run. Each input starts where the last one left everything idle (checked), 100 s
+    /// later, so that nothing of the last one (a tap count, a timer) reaches into it.
+    final class FramesRig {
+        let device: DeviceDescription
+        let scene: Scene
+        let pipeline: Pipeline
+        let mirror = MirrorCheck()
+        /// Touch id → the last phase its lines said, for the current input.
+        var phases: [Int: Phase] = [:]
+        var start = 1.0
+
+        init(device: DeviceDescription) {
+            self.device = device
+            scene = Scene.builtIn(for: device, passthrough: true)
+            pipeline = Pipeline(scene: scene, log: Fuzz.log)
+            pipeline.wantsTouches = true
+            pipeline.addMirror(device: 0, name: device.name, source: device, sink: mirror)
+            pipeline.passthrough?.setExclusive(device: 0, since: -.infinity)
+            pipeline.onLines = { [unowned self] topic, bytes in
+                guard topic == .touches else { return }
+                var start = 0
+                for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x0a {
+                    let line = UnsafeBufferPointer(rebasing: bytes[start..<i])
+                    start = i + 1
+                    guard let (id, phase) = touchLine(line) else {
+                        check(false, "a touch line without an id and a phase: \(String(decoding: line, as: UTF8.self))")
+                        continue
+                    }
+                    let last = self.phases[id]
+                    switch phase {
+                    case .began: check(last == nil, "touch \(id) began again after \(String(describing: last))")
+                    case .moved, .stationary, .ended, .cancelled:
+                        check(last == .began || last == .moved || last == .stationary, "touch \(id) \(phase) after \(String(describing: last))")
+                    }
+                    self.phases[id] = phase
+                }
+            }
+        }
+    }
+
+    nonisolated(unsafe) static var rigs: [Int: FramesRig] = [:]
+
     /// Each event is 6 bytes: a kind (EV_SYN, EV_ABS, EV_KEY: the byte modulo 3), a code (for EV_KEY, the
     /// low byte of a BTN_* code), a 16-bit value (little-endian), a time step in milliseconds, a spare
     /// byte; the first byte picks the panel (modulo 3: protocol B, protocol A, single touch).
     public static func frames(_ data: UnsafeRawBufferPointer) {
         guard data.count >= 1 else { return }
-        let device = [Device.slots, Device.anonymous, Device.single][Int(data[0]) % 3]
-        let scene = Scene.builtIn(for: device, passthrough: true)
-        let pipeline = Pipeline(scene: scene, log: log)
-        pipeline.wantsTouches = true
-        var phases: [Int: String] = [:]               // touch id → the last phase its lines said
-        pipeline.onLines = { topic, bytes in
-            guard topic == .touches else { return }
-            for line in bytes.split(separator: 0x0a) {
-                guard let j = try? JSONParser.parse(String(decoding: line, as: UTF8.self)),
-                      let id = j["id"]?.numberValue.map(Int.init), let phase = j["phase"]?.stringValue else {
-                    check(false, "a touch line that does not parse")
-                    continue
-                }
-                let last = phases[id]
-                switch phase {
-                case "began": check(last == nil, "touch \(id) began again after \(last ?? "")")
-                case "moved", "stationary": check(last == "began" || last == "moved" || last == "stationary", "touch \(id) \(phase) after \(last ?? "nothing")")
-                case "ended", "cancelled": check(last == "began" || last == "moved" || last == "stationary", "touch \(id) \(phase) after \(last ?? "nothing")")
-                default: check(false, "touch \(id): unknown phase \(phase)")
-                }
-                phases[id] = phase
-            }
-        }
-        let mirror = MirrorCheck()
-        pipeline.addMirror(device: 0, name: device.name, source: device, sink: mirror)
-        pipeline.passthrough?.setExclusive(device: 0, since: -.infinity)
-        var player = RecordingPlayer(device: device,
-                                     mapping: CoordinateMapping(device: device, target: scene.window.bounds)!)
-        var time = 1.0
+        let kind = Int(data[0]) % 3
+        let rig = rigs[kind] ?? FramesRig(device: [Device.slots, Device.anonymous, Device.single][kind])
+        rigs[kind] = rig
+        let pipeline = rig.pipeline
+        rig.phases.removeAll(keepingCapacity: true)
+        var player = RecordingPlayer(device: rig.device,
+                                     mapping: CoordinateMapping(device: rig.device, target: rig.scene.window.bounds)!)
+        var time = rig.start
         var i = 1
         while i + 6 <= data.count {
             let kind = data[i] % 3, code = data[i + 1]
@@ -203,10 +225,35 @@ public enum Fuzz {
         pipeline.handle(player.cancelAll(at: pipeline.currentTime))
         pipeline.finish()
         check(pipeline.application.isIdle, "something is under way after the device went away")
-        check(phases.values.allSatisfy { $0 == "ended" || $0 == "cancelled" }, "a touch never ended: \(phases)")
+        check(rig.phases.values.allSatisfy(\.isTerminal), "a touch never ended: \(rig.phases)")
         check(pipeline.passthrough?.isNeutral(device: 0) ?? true, "a touch is left down on the mirror")
-        pipeline.removeMirror(device: 0, at: pipeline.currentTime)
-        check(mirror.active.isEmpty, "the mirror's slots \(mirror.active.sorted()) were left down")
+        check(rig.mirror.active.isEmpty, "the mirror's slots \(rig.mirror.active.sorted()) were left down")
+        rig.start = pipeline.currentTime + 100
+    }
+
+    typealias Phase = Touch.Phase
+
+    /// A touch line's id and phase, read off its bytes (`..."id":N,"phase":"P",...`, as the pipeline
+    /// writes them): a JSON parse of every line would cost most of a run.
+    static func touchLine(_ line: UnsafeBufferPointer<UInt8>) -> (Int, Phase)? {
+        func find(_ key: String) -> Int? {
+            let k = Array(key.utf8)
+            guard line.count >= k.count else { return nil }
+            for i in 0...(line.count - k.count) where line[i] == k[0] {
+                var j = 1
+                while j < k.count && line[i + j] == k[j] { j += 1 }
+                if j == k.count { return i + k.count }
+            }
+            return nil
+        }
+        guard var i = find("\"id\":"), let p = find("\"phase\":\"") else { return nil }
+        var id = 0
+        while i < line.count, line[i] >= 0x30, line[i] <= 0x39 { id = id * 10 + Int(line[i] - 0x30); i += 1 }
+        let phases: [(String, Phase)] = [("began", .began), ("moved", .moved), ("stationary", .stationary),
+                                         ("ended", .ended), ("cancelled", .cancelled)]
+        for (name, phase) in phases where line.count >= p + name.utf8.count
+            && zip(name.utf8, line[p...]).allSatisfy({ $0 == $1 }) { return (id, phase) }
+        return nil
     }
 
     /// A broken contract: a crash, with the contract, for libFuzzer to keep the input.

@@ -1,8 +1,0 @@
-// libFuzzer's entry point for the "frames" target (TouchBridgeFuzzing's Fuzz.swift says what it checks).
-import TouchBridgeFuzzing
-
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    Fuzz.run("frames", UnsafeRawBufferPointer(start: data, count: size))
-    return 0
-}
