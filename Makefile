@@ -88,9 +88,11 @@ check-units: build
 	python3 Tests/integration/test_daemon.py CommandLineTests.test_systemd_units_verify_and_are_hardened
 
 # The units and the udev rule name the binaries' directory: installed with $(PREFIX) put in.
+# (BIN: where the binaries are taken from; the tests install debug binaries with `make -o release`.)
+BIN ?= .build/release
 install: release
-	install -D -m 0755 .build/release/touchbridged $(DESTDIR)$(PREFIX)/bin/touchbridged
-	install -D -m 0755 .build/release/touchbridgectl $(DESTDIR)$(PREFIX)/bin/touchbridgectl
+	install -D -m 0755 $(BIN)/touchbridged $(DESTDIR)$(PREFIX)/bin/touchbridged
+	install -D -m 0755 $(BIN)/touchbridgectl $(DESTDIR)$(PREFIX)/bin/touchbridgectl
 	install -d $(DESTDIR)/etc/systemd/system $(DESTDIR)/etc/systemd/user $(DESTDIR)/etc/udev/rules.d $(DESTDIR)/etc/sysusers.d $(DESTDIR)/etc/modules-load.d
 	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' systemd/touchbridged.service > $(DESTDIR)/etc/systemd/system/touchbridged.service
 	install -m 0644 systemd/touchbridged.socket $(DESTDIR)/etc/systemd/system/touchbridged.socket

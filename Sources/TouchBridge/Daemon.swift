@@ -126,7 +126,7 @@ public final class Daemon {
             for w in scene.warnings { log.warning(w) }
         } else {
             scene = Scene.builtIn(passthrough: options.passthrough, rotation: options.rotation)
-            log.info("built-in \(options.passthrough ? "pass-through " : "")scene: view \"screen\" with \(scene.recognizers.map { $0.name ?? "" }.joined(separator: ", "))")
+            log.info("built-in \(options.passthrough ? "pass-through " : "")scene, \(Int(scene.window.bounds.width))×\(Int(scene.window.bounds.height)) pt until a touchscreen gives its size: view \"screen\" with \(scene.recognizers.map { $0.name ?? "" }.joined(separator: ", "))")
         }
         loop = try EventLoop()
         signals = try SignalReceiver([SIGTERM, SIGINT, SIGHUP])

@@ -43,4 +43,22 @@ struct PipelineLineTests {
         // A frame's gesture line comes as the pan changes state, its touch lines after the event.
         #expect(views == ["touch pad", "gesture pad", "touch pad", "gesture pad", "touch pad", "gesture renamed", "touch renamed"])
     }
+
+    @Test("A tap recognized after its finger lifted (it waited for the double tap to fail, F4) reports its finger, as the double tap does")
+    func delayedTapReportsItsTouches() throws {
+        let pipeline = Pipeline(scene: Scene.builtIn(), log: Logger(program: "test", level: .error))
+        var lines: [JSON] = []
+        pipeline.onLines = { _, bytes in lines.append(try! JSONParser.parse(String(decoding: bytes, as: UTF8.self))) }
+        pipeline.handle(DigitizerFrame(timestamp: 1, contacts: [Contact(id: 1, location: Point(x: 300, y: 300))]))
+        pipeline.handle(DigitizerFrame(timestamp: 1.05, contacts: []))
+        pipeline.finish()
+        #expect(lines.map { "\($0["recognizer"]!.stringValue!) \(Int($0["touches"]!.numberValue!))" } == ["tap 1"])
+        lines = []
+        for t in [2.0, 2.2] {
+            pipeline.handle(DigitizerFrame(timestamp: t, contacts: [Contact(id: 1, location: Point(x: 300, y: 300))]))
+            pipeline.handle(DigitizerFrame(timestamp: t + 0.05, contacts: []))
+        }
+        pipeline.finish()
+        #expect(lines.map { "\($0["recognizer"]!.stringValue!) \(Int($0["touches"]!.numberValue!))" } == ["doubleTap 1"])
+    }
 }

@@ -618,6 +618,136 @@ class CommandLineTests(unittest.TestCase):
         finally:
             d.stop()
 
+    def test_make_install_puts_the_prefix_into_the_units_and_the_rule(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            out = subprocess.run(["make", "-s", "-o", "release", "install", "DESTDIR=" + tmp, "PREFIX=/usr", "BIN=" + BIN],
+                                 cwd=ROOT, capture_output=True, text=True, timeout=60)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            for f in ("usr/bin/touchbridged", "usr/bin/touchbridgectl", "etc/systemd/system/touchbridged.socket",
+                      "etc/sysusers.d/touchbridge.conf", "etc/modules-load.d/touchbridge.conf", "etc/touchbridge/scene.json"):
+                self.assertTrue(os.path.exists(os.path.join(tmp, f)), f)
+            with open(os.path.join(tmp, "etc/systemd/system/touchbridged.service")) as f:
+                self.assertIn("ExecStart=/usr/bin/touchbridged --scene /etc/touchbridge/scene.json", f.read())
+            with open(os.path.join(tmp, "etc/systemd/user/touchbridge-bind.service")) as f:
+                self.assertIn("ExecStart=/usr/bin/touchbridgectl bind", f.read())
+            with open(os.path.join(tmp, "etc/udev/rules.d/70-touchbridge.rules")) as f:
+                rule = f.read()
+            self.assertIn('IMPORT{program}="/usr/bin/touchbridgectl udev-mirror-properties %k"', rule)
+            self.assertNotIn("/usr/local", rule)
+            with open(os.path.join(tmp, "etc/sysusers.d/touchbridge.conf")) as f:
+                groups = f.read()
+            self.assertIn("g touchbridge -", groups)
+            self.assertIn("g uinput -", groups)
+            # A second install keeps the scene the user edited.
+            with open(os.path.join(tmp, "etc/touchbridge/scene.json"), "w") as f:
+                f.write("mine")
+            subprocess.run(["make", "-s", "-o", "release", "install", "DESTDIR=" + tmp, "PREFIX=/usr", "BIN=" + BIN],
+                           cwd=ROOT, capture_output=True, timeout=60, check=True)
+            with open(os.path.join(tmp, "etc/touchbridge/scene.json")) as f:
+                self.assertEqual(f.read(), "mine")
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def test_replay_selects_the_device_entry_as_the_daemon_does(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            scene = os.path.join(tmp, "two-panels.json")
+            with open(scene, "w") as f:
+                json.dump({"window": {"width": 2560, "height": 800},
+                           "devices": [{"name": "Atmel*", "region": [0, 0, 1280, 800], "rotation": 90},
+                                       {"name": "Wacom*", "region": [1280, 0, 1280, 800]}],
+                           "views": [{"name": "left", "frame": [0, 0, 1280, 800],
+                                      "recognizers": [{"name": "leftTap", "type": "tap", "numberOfTouchesRequired": 2}]},
+                                     {"name": "right", "frame": [1280, 0, 1280, 800],
+                                      "recognizers": [{"name": "rightTap", "type": "tap", "numberOfTouchesRequired": 2}]}]}, f)
+            out = subprocess.run([CTL, "replay", "--scene", scene, TWO_FINGER_TAP], capture_output=True, text=True, check=True)
+            lines = [json.loads(l) for l in out.stdout.splitlines()]
+            self.assertEqual([l["recognizer"] for l in lines], ["rightTap"])
+            self.assertGreater(lines[0]["x"], 1280)
+            self.assertIn('"Wacom ISDv4 E6 Finger" maps through the devices entry name "Wacom*"', out.stderr)
+            # The same file through the daemon: the same entry.
+            d = Daemon("--no-devices", "--scene", scene, "--replay", TWO_FINGER_TAP, "--replay-delay", "0.3")
+            try:
+                c = Client(d.socket, ["gestures", "devices"])
+                live = c.until(lambda l: l["event"] == "device" and l["action"] == "removed")
+                same_gestures(self, [l for l in live if l["event"] == "gesture"], lines)
+            finally:
+                d.stop()
+            # A recording no entry selects: said so, as the daemon would not open it.
+            out = subprocess.run([CTL, "replay", "--scene", scene, SCROLL], capture_output=True, text=True)
+            self.assertEqual(out.returncode, 1)
+            self.assertIn('no "devices" entry of ' + scene + ' selects "EP0430M09"', out.stderr)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def test_several_replays_play_one_after_another_and_loop(self):
+        d = Daemon("--no-devices", "--replay", TWO_FINGER_TAP, "--replay", TAPS, "--replay-delay", "0.3", "--replay-loop")
+        try:
+            c = Client(d.socket, ["gestures", "devices"])
+            seen = []
+            end = time.time() + 30
+            while time.time() < end and len([l for l in seen if l["event"] == "device" and l["action"] == "added"]) < 3:
+                line = c.next(timeout=end - time.time())
+                if line is None:
+                    break
+                seen.append(line)
+            added = [l["node"] for l in seen if l["event"] == "device" and l["action"] == "added"]
+            self.assertEqual(added, ["replay:" + TWO_FINGER_TAP, "replay:" + TAPS, "replay:" + TWO_FINGER_TAP])
+            gestures = [(l["device"], l["recognizer"]) for l in seen if l["event"] == "gesture"]
+            self.assertEqual(gestures[0], (0, "twoFingerTap"))
+            self.assertEqual(len([g for g in gestures if g[0] == 1]), 5)
+        finally:
+            d.stop()
+        out = subprocess.run([DAEMON, "--replay-loop"], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("--replay-loop needs a recording", out.stderr)
+
+    def test_a_description_alone_is_not_a_recording(self):
+        desc = os.path.join(FIXTURES, "evemu-devices__wacom-isdv4-e6-finger-ts__DEVICE.desc")
+        out = subprocess.run([CTL, "replay", desc], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("without events; replay the recording of its events, with this file as its description: --desc " + desc, out.stderr)
+
+    def test_scene_check_warns_of_what_cannot_be_meant_and_refuses_an_empty_name(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            scene = os.path.join(tmp, "s.json")
+            with open(scene, "w") as f:
+                json.dump({"window": {"width": 800, "height": 480},
+                           "views": [{"name": "lost", "frame": [900, 0, 100, 100]},
+                                     {"name": "edge", "frame": [0, 0, 100, 480],
+                                      "recognizers": [{"name": "back", "type": "screenEdgePan", "edges": []}]}]}, f)
+            out = subprocess.run([CTL, "scene", "check", scene], capture_output=True, text=True)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertIn('views[0] "lost": entirely outside the window: no touch can reach it', out.stderr)
+            self.assertIn("views[1].recognizers[0].edges: no edges: this screenEdgePan never fires", out.stderr)
+            with open(scene, "w") as f:
+                json.dump({"window": {"width": 800, "height": 480}, "views": [{"name": "", "frame": [0, 0, 1, 1]}]}, f)
+            out = subprocess.run([CTL, "scene", "check", scene], capture_output=True, text=True)
+            self.assertEqual(out.returncode, 1)
+            self.assertIn("views[0].name: must not be empty", out.stderr)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def test_rotation_for_every_device_turns_the_built_in_window(self):
+        out = subprocess.run([DAEMON, "--rotation", "45"], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("--rotation takes 0, 90, 180 or 270", out.stderr)
+        # The Wacom panel (no resolution: the built-in 1280 x 800 window) turned a quarter: 800 x 1280.
+        d = Daemon("--no-devices", "--rotation", "90", "--replay", TWO_FINGER_TAP, "--replay-delay", "0.3")
+        try:
+            c = Client(d.socket, ["gestures", "devices"])
+            lines = c.until(lambda l: l["event"] == "device" and l["action"] == "removed")
+            tap = [l for l in lines if l["event"] == "gesture"][0]
+            plain = offline(TWO_FINGER_TAP)[0]
+            # Turned clockwise: the panel's x runs down the window, its y from right to left.
+            self.assertAlmostEqual(tap["y"] / 1280, plain["x"] / 1280, delta=0.01)
+            self.assertAlmostEqual(tap["x"] / 800, 1 - plain["y"] / 800, delta=0.01)
+            self.assertIn("built-in scene, 800×1280 pt", d.log())
+        finally:
+            d.stop()
+
     @unittest.skipUnless(shutil.which("systemd-analyze"), "systemd-analyze is not installed")
     def test_systemd_units_verify_and_are_hardened(self):
         tmp = tempfile.mkdtemp()
