@@ -52,11 +52,18 @@ public final class Application: Responder {
         addWindow(window)
     }
 
+    /// The touch sequences under way end with the application: its windows' recognizers and caches let
+    /// go of their touches, which hold the windows (T4), so that nothing keeps anything alive in a
+    /// circle once the application and its windows are let go of.
     deinit {
         for w in windows where w.application === self {
             w.application = nil
             w.environment.isOnlyWindow = false
+            w.environment.letGoOfTouches()
         }
+        // A touch and the event of its sequence hold each other until the sequence ends (E1).
+        for t in liveTouches { t.lastEvent = nil }
+        event.orderedTouches = []
     }
 
     /// Adds a window in front of the others. The window's next responder is the application.

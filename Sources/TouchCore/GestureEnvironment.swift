@@ -735,6 +735,20 @@ final class GestureEnvironment {
         knownNextDeadline = nil
     }
 
+    /// The application went away with sequences under way: every recognizer taking part is reset, and
+    /// every touch this environment or its recognizers keep is let go of (a touch holds its window,
+    /// which holds this environment).
+    func letGoOfTouches() {
+        debugLog = nil                               // whoever listened may be going away too
+        // S4's reset, early: each recognizer's own lists of touches (a tap's fingers, a pan's) go too.
+        for r in participants { resetRecognizer(r, input: "the application went away") }
+        detachAll()
+        gatedTouches = []
+        for i in sharedSets.indices { sharedSets[i].clear() }
+        viewMoveSet.clear()
+        kept = nil
+    }
+
     private func resetRecognizer(_ r: GestureRecognizer, input: @autoclosure () -> String) {
         let old = r.storedState
         r.storedState = .possible

@@ -35,7 +35,7 @@ func say(_ s: String) {
 let args = CommandLine.arguments
 let quick = args.contains("--quick")
 let root = args.first { $0.hasPrefix("--root=") }.map { String($0.dropFirst(7)) } ?? "."
-/// `--only=pipeline|touch-lines|passthrough|fixtures|hit-test|memory` runs one section (for a profiler); `--pipeline-only` is
+/// `--only=pipeline|touch-lines|passthrough|scale|fixtures|hit-test|memory` runs one section (for a profiler); `--pipeline-only` is
 /// `--only=pipeline`.
 let only: String? = args.contains("--pipeline-only") ? "pipeline"
     : args.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst(7)) }
@@ -214,6 +214,102 @@ if runs("passthrough") {
         + "(frame → mirror bytes; \(mirrorSink.bytes / max(1, passthroughTimes.count)) bytes a frame)")
 }
 if only == "passthrough" { exit(0) }
+
+// MARK: 1c. Scale: a frame's cost with 70, 350 and 700 recognizers taking part
+
+/// One full-window view with `sets` copies of a seven-recognizer set, every one of which takes part in
+/// every touch sequence: a double tap, a tap requiring it to fail, a long press, a pan, a pinch and a
+/// rotation simultaneous with everything, and a two-way swipe.
+func scaleScene(sets: Int) -> Scene {
+    var recs: [String] = []
+    for k in 0..<sets {
+        recs.append(#"{"name": "double\#(k)", "type": "tap", "numberOfTapsRequired": 2}"#)
+        recs.append(#"{"name": "tap\#(k)", "type": "tap", "requireToFail": ["double\#(k)"]}"#)
+        recs.append(#"{"name": "press\#(k)", "type": "longPress"}"#)
+        recs.append(#"{"name": "pan\#(k)", "type": "pan", "simultaneousWith": "*"}"#)
+        recs.append(#"{"name": "pinch\#(k)", "type": "pinch", "simultaneousWith": "*"}"#)
+        recs.append(#"{"name": "rotation\#(k)", "type": "rotation", "simultaneousWith": "*"}"#)
+        recs.append(#"{"name": "swipe\#(k)", "type": "swipe", "direction": ["left", "right"]}"#)
+    }
+    let text = #"{"window": {"width": 1280, "height": 800}, "views": [{"name": "stage", "frame": [0, 0, 1280, 800], "multipleTouchEnabled": true, "recognizers": [\#(recs.joined(separator: ","))]}]}"#
+    return try! Scene.parse(text, file: "scale")
+}
+
+/// A ten-finger stream at 240 Hz in which fingers come and go: every 2 s the fingers land one after
+/// another (a tap's worth apart), move, and lift one after another, with a one- and two-finger tap
+/// between, so that every kind of recognizer sees its gestures begin, wait and fail.
+struct ScalePanel {
+    var frame = 0
+    var trackingID: Int32 = 1
+    var ids = [Int32?](repeating: nil, count: 10)
+    var events: [InputEvent] = []
+
+    mutating func next() -> [InputEvent] {
+        events.removeAll(keepingCapacity: true)
+        let t = Double(frame) / 240
+        let phase = frame % 480
+        func abs(_ code: UInt16, _ v: Int32) { events.append(InputEvent(time: t, type: EventType.abs, code: code, value: v)) }
+        for f in 0..<10 {
+            // Finger f is down from frame 12f to 300 + 8f of the cycle; fingers 0 and 1 also tap twice after.
+            let down = (phase >= 12 * f && phase < 300 + 8 * f)
+                || (f < 2 && ((phase >= 380 && phase < 392) || (phase >= 420 && phase < 432)))
+            let slot = Int32(f)
+            if down && ids[f] == nil {
+                ids[f] = trackingID
+                trackingID += 1
+                abs(AbsCode.mtSlot, slot)
+                abs(AbsCode.mtTrackingID, ids[f]!)
+            } else if !down, ids[f] != nil {
+                ids[f] = nil
+                abs(AbsCode.mtSlot, slot)
+                abs(AbsCode.mtTrackingID, -1)
+                continue
+            }
+            guard down else { continue }
+            let angle = Double(frame) * 0.02 + Double(f) * 0.6
+            let moving = phase < 380
+            let x = 2048 + (moving ? 1500 * TouchMath.cos(angle) * (0.3 + 0.06 * Double(f)) : 200 * Double(f))
+            let y = 2048 + (moving ? 1500 * TouchMath.sin(angle) * (0.3 + 0.06 * Double(f)) : 0)
+            abs(AbsCode.mtSlot, slot)
+            abs(AbsCode.mtPositionX, Int32(x))
+            abs(AbsCode.mtPositionY, Int32(y))
+        }
+        events.append(InputEvent(time: t, type: EventType.syn, code: SynCode.report, value: 0))
+        frame += 1
+        return events
+    }
+}
+
+/// The median cost of a frame with `sets` × 7 recognizers, over `frames` frames after a warm-up.
+@MainActor func scaleRun(sets: Int, frames: Int) -> (median: Double, lines: Int) {
+    let scene = scaleScene(sets: sets)
+    let p = Pipeline(scene: scene, log: log)
+    var count = 0
+    p.onLines = { _, bytes in count &+= 1; output.append(contentsOf: bytes); if output.count > 1 << 19 { output.removeAll(keepingCapacity: true) } }
+    var a = FrameAssembler(device: SyntheticPanel.device, mapping: CoordinateMapping(device: SyntheticPanel.device, target: scene.window.bounds)!)
+    var panel = ScalePanel()
+    var t: [Double] = []
+    t.reserveCapacity(frames)
+    for i in 0..<(frames + 480) {
+        let events = panel.next()
+        let t0 = now()
+        for e in events { if let f = a.feed(e) { p.handle(f) } }
+        let dt = Double(now() - t0)
+        if i >= 480 { t.append(dt) }                        // the first cycle warms up
+    }
+    t.sort()
+    return (percentile(t, 0.5), count)
+}
+var scale: [(Int, Double)] = []
+if runs("scale") {
+    for sets in [10, 50, 100] {
+        let r = scaleRun(sets: sets, frames: quick ? 960 : 4800)
+        scale.append((sets * 7, r.median))
+        say("scale: \(sets * 7) recognizers taking part, median \(Int(r.median)) ns/frame (\(r.lines) lines)")
+    }
+    say("scale: 700/70 = \(format2(scale[2].1 / scale[0].1))")
+}
+if only == "scale" { exit(0) }
 
 // MARK: 2. Fixture recordings, frames per second
 
@@ -412,6 +508,12 @@ w.key("pipeline_with_touch_lines_ns_per_frame_median"); w.number(percentile(touc
 w.key("passthrough_ns_per_frame_median"); w.number(percentile(passthroughTimes, 0.5).rounded())
 w.key("passthrough_ns_per_frame_p99"); w.number(percentile(passthroughTimes, 0.99).rounded())
 w.key("fixture_frames_per_second"); w.number(fixtureFPS.rounded())
+if scale.count == 3 {
+    w.key("scale_ns_per_frame"); w.beginObject()
+    for (n, ns) in scale { w.key(string: String(n)); w.number(ns.rounded()) }
+    w.endObject()
+    w.key("scale_ratio_700_70"); w.number((scale[2].1 / scale[0].1 * 100).rounded() / 100)
+}
 w.key("hit_test_ns_median_10k_views"); w.number(hitMedian.rounded())
 w.key("rss_mib_start"); w.number((rssBefore * 100).rounded() / 100)
 w.key("rss_mib_after_startup_only"); w.number((rssStart * 100).rounded() / 100)

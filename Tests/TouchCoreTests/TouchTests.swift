@@ -209,7 +209,7 @@ struct TouchTests {
         let b = s.view("b", 200, 200, 100, 100)
         let pan = s.attach(PanGestureRecognizer(), "pan", to: a)
         var checked = false
-        s.app.onEvent = { e in
+        s.app.onEvent = { [unowned s, unowned a, unowned inner, unowned b, unowned pan] e in     // the app keeps the closure
             guard e.orderedTouches.count == 3 else { return }
             #expect(e.type == .touches)
             #expect(e.allTouches.count == 3)

@@ -703,6 +703,26 @@ class CommandLineTests(unittest.TestCase):
         self.assertEqual(out.returncode, 2)
         self.assertIn("--replay-loop needs a recording", out.stderr)
 
+    def test_the_demo_shows_why_the_daemon_failed(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            fake = os.path.join(tmp, "touchbridged")
+            with open(fake, "w") as f:
+                f.write("#!/bin/sh\necho 'touchbridged: error: something precise went wrong' >&2\nexit 1\n")
+            os.chmod(fake, 0o755)
+            out = subprocess.run(["scripts/demo.sh"], cwd=ROOT, env=dict(os.environ, BIN=tmp), capture_output=True,
+                                 text=True, timeout=60)
+            self.assertNotEqual(out.returncode, 0)
+            self.assertIn("touchbridged did not serve", out.stderr)
+            self.assertIn("something precise went wrong", out.stderr)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def test_help_names_the_three_recording_formats(self):
+        out = subprocess.run([DAEMON, "--help"], capture_output=True, text=True, check=True).stdout
+        for name in ("evemu-record", "libinput record", "evtest"):
+            self.assertIn(name, out)
+
     def test_a_description_alone_is_not_a_recording(self):
         desc = os.path.join(FIXTURES, "evemu-devices__wacom-isdv4-e6-finger-ts__DEVICE.desc")
         out = subprocess.run([CTL, "replay", desc], capture_output=True, text=True)
