@@ -14,10 +14,11 @@ public enum Ctl {
                           exits 1 when the daemon goes away
       devices [--scene FILE] [--tablets]
                           list the touchscreens: node, name, ids, ranges, slots, resolution, mapping
-      replay [--scene FILE] [--touches] [--desc FILE] RECORDING...
+      replay [--scene FILE] [--touches] [--verbose] [--desc FILE] RECORDING...
                           run recordings through the pipeline offline, on their own timestamps, and
                           print the lines the daemon would send (evemu-record, libinput record's YAML,
-                          evtest text; --desc for an E:-only file)
+                          evtest text; --desc for an E:-only file); --verbose logs every recognizer's
+                          transitions and their causes on stderr
       replay --mirror OUT [--scene FILE] RECORDING
                           also write what a pass-through mirror would be sent, as an evemu recording
       scene check FILE    validate a scene file
@@ -123,14 +124,16 @@ public enum Ctl {
     }
 
     static func replay(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, spec: .init(flags: ["touches"], options: ["scene", "desc", "mirror"]), program: "touchbridgectl replay")
+        let a = try Arguments(args, spec: .init(flags: ["touches", "verbose"], options: ["scene", "desc", "mirror"]), program: "touchbridgectl replay")
         guard !a.positional.isEmpty else {
             throw Arguments.Failure(description: "touchbridgectl replay: name at least one recording (see --help)")
         }
         if a["mirror"] != nil && a.positional.count > 1 {
             throw Arguments.Failure(description: "touchbridgectl replay: --mirror writes one recording's mirror: name one recording")
         }
-        let log = Logger(program: "touchbridgectl", level: .warning)
+        // --verbose: every recognizer's transitions, with what caused them, on stderr (why a gesture
+        // did or did not fire).
+        let log = Logger(program: "touchbridgectl", level: a.has("verbose") ? .debug : .warning)
         let scenePath = a["scene"]
         let passthrough = a["mirror"] != nil
         if let scenePath { _ = try Scene.load(path: scenePath, passthrough: passthrough) }   // a broken scene first

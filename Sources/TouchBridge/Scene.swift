@@ -401,4 +401,11 @@ final class SceneDelegate: GestureRecognizerDelegate {
     func gestureRecognizer(_ g: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool {
         everyone.contains(ObjectIdentifier(g)) || pairs.contains(Pair(a: ObjectIdentifier(g), b: ObjectIdentifier(other)))
     }
+
+    /// Scenes declare failure requirements statically (`requireToFail`): no pair is asked.
+    var answersFailureRequirements: Bool { false }
+
+    func recognizesSimultaneouslyWithEveryone(_ g: GestureRecognizer) -> Bool {
+        everyone.contains(ObjectIdentifier(g))
+    }
 }

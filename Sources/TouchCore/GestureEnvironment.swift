@@ -38,6 +38,14 @@ final class GestureEnvironment {
     private var depth = 0
     /// A recognizer finished or a touch ended since the last look: a group may be ready to reset (S4).
     private var groupsMayHaveFinished = false
+    /// Where the next S4 check starts: the recognizers whose group may have finished since the last one
+    /// (they finished, their timer went, or a touch of theirs ended). Every member of a group that has
+    /// just finished is finished, and the last one to get there is among these: no check needs to look
+    /// at every participant, which after every recognizer call (D1.2) would cost participants squared.
+    private var s4Candidates: [GestureRecognizer] = []
+    /// The next check looks at every participant: a group may have come apart (a recognizer withdrawn
+    /// or a touch ignored), or dynamic failure requirements may be answered anew (F2).
+    var s4ScanAll = false
     private var queue: [Work] = []
     /// Recognizers may be waiting for a requirement (F1): the deadlock check has something to look at.
     private var mayHaveWaiters = false
@@ -90,6 +98,12 @@ final class GestureEnvironment {
         if anyBegan {
             touches.forEachUnretained { t in
                 if t.phase == .began && t.viewDelivery.isUnregistered { register(t, event: event) }
+            }
+        }
+        if anyTerminal {
+            // Those holding a touch that ended may be finished now: any check from here on looks at them.
+            touches.forEachUnretained { t in
+                if t.phase.isTerminal { s4Candidates.append(contentsOf: t.gestureRecognizers) }
             }
         }
         eventInProgressSerial = event.serial
@@ -158,9 +172,20 @@ final class GestureEnvironment {
         r.isParticipating = true
         r.participatingEnvironment = self
         participants.append(r)
+        participationCount &+= 1
+        r.participationSerial = participationCount
+        r.asksAboutRequirements = r.asksAboutFailureRequirements
+        if r.asksAboutRequirements { askingParticipants.append(r) }
+        if !askingParticipants.isEmpty { s4ScanAll = true }    // F2 answers may change with membership
         membership += 1
         knownNextDeadline = nil
     }
+
+    /// Participants that may take part in a dynamic failure requirement (F2): only pairs with one of
+    /// them are asked.
+    private var askingParticipants: [GestureRecognizer] = []
+    /// Counts the recognizers that joined a sequence (`participationSerial`).
+    private var participationCount = 0
 
     /// D1.1–D1.2: each recognizer gets its touches by phase, and the update runs after each call.
     ///
@@ -317,6 +342,11 @@ final class GestureEnvironment {
 
     func deadlinesChanged() { knownNextDeadline = nil }
 
+    /// A recognizer's timer was cleared: finished, its group may be too (S4).
+    func deadlineCleared(_ r: GestureRecognizer) {
+        if r.storedState.isTerminal { s4Candidates.append(r) }
+    }
+
     /// Fires the earliest deadline, which the application found to be `deadline`.
     func fireDeadline(at deadline: Double) {
         guard let r = participants.first(where: { $0.deadline == deadline }) else { return }
@@ -378,6 +408,7 @@ final class GestureEnvironment {
         for t in r.sequenceTouches { t.gestureRecognizers.removeAll { $0 === r } }
         resetRecognizer(r, input: "removed from its view")          // which bumps `recipientsVersion`
         groupsMayHaveFinished = true
+        s4ScanAll = true                                            // its group may have come apart
     }
 
     /// F1, F2: leave possible now, wait for requirements, or fail.
@@ -411,30 +442,36 @@ final class GestureEnvironment {
             fail(r, input: "\(input()); \(v).gestureRecognizerShouldBegin is false")
             return
         }
-        // X1, X3: an active competitor that may not run alongside prevents the recognizer.
-        for b in participants where b !== r && isActive(b) && competes(r, b) && !simultaneous(r, b)
-            && b.canPrevent(r) && r.canBePrevented(by: b) {
-            fail(r, input: "\(input()); prevented by \(b)")
-            return
+        // X1, X3: an active competitor that may not run alongside prevents the recognizer. (One whose
+        // delegate runs it alongside everyone, X2, neither prevents nor is prevented: nothing to ask.)
+        let alongsideEveryone = r.isSimultaneousWithEveryone
+        if !alongsideEveryone {
+            for b in participants where b !== r && isActive(b) && competes(r, b) && !simultaneous(r, b)
+                && b.canPrevent(r) && r.canBePrevented(by: b) {
+                fail(r, input: "\(input()); prevented by \(b)")
+                return
+            }
         }
         if waited { r.willBeginAfterSatisfyingFailureRequirements() }     // F5
         transition(r, to: target, input: waited ? "\(input()); failure requirements satisfied" : input())
         // X1: competitors that may not run alongside are forced out.
-        for b in participants where b !== r && b.storedState.receivesTouches && competes(r, b)
-            && !simultaneous(r, b) && r.canPrevent(b) && b.canBePrevented(by: r) {
-            if b.storedState == .possible {
-                b.pendingState = nil
-                fail(b, input: "excluded by \(r)")
-            } else {
-                transition(b, to: .cancelled, input: "excluded by \(r)")
-                queue.append(.action(b))
+        if !alongsideEveryone {
+            for b in participants where b !== r && b.storedState.receivesTouches && competes(r, b)
+                && !simultaneous(r, b) && r.canPrevent(b) && b.canBePrevented(by: r) {
+                if b.storedState == .possible {
+                    b.pendingState = nil
+                    fail(b, input: "excluded by \(r)")
+                } else {
+                    transition(b, to: .cancelled, input: "excluded by \(r)")
+                    queue.append(.action(b))
+                }
             }
         }
         // C1: the view's touches are cancelled before the first action (D4).
         if r.cancelsTouchesInView { queue.append(.cancelViewTouches(r.sequenceTouches)) }
         queue.append(.action(r))
         // F3: recognizers that required this one to fail, fail.
-        for d in participants where d !== r && d.storedState == .possible && requires(d, r) {
+        for d in dependents(of: r) where d.storedState == .possible {
             d.pendingState = nil
             fail(d, input: "required \(r) to fail, which recognized")
         }
@@ -444,7 +481,7 @@ final class GestureEnvironment {
     private func fail(_ r: GestureRecognizer, input: @autoclosure () -> String) {
         guard r.storedState == .possible else { return }
         transition(r, to: .failed, input: input())
-        for d in participants where d !== r && d.storedState == .possible && d.pendingState != nil && requires(d, r) {
+        for d in dependents(of: r) where d.storedState == .possible && d.pendingState != nil {
             if let target = d.pendingState { attemptToLeavePossible(d, to: target, input: "\(r) failed") }
         }
     }
@@ -458,6 +495,7 @@ final class GestureEnvironment {
         if new.isTerminal {
             r.deadline = nil                         // a finished recognizer has nothing left to time
             groupsMayHaveFinished = true
+            s4Candidates.append(r)
             recipientsVersion += 1                   // it receives no more touches (P3): out of the order
         }
         log("\(r): \(old) → \(input()) → \(new)")
@@ -465,17 +503,40 @@ final class GestureEnvironment {
 
     // MARK: Relations
 
-    /// F1, F2: static requirements plus the dynamic ones, among the recognizers of this sequence.
+    /// F1, F2: static requirements plus the dynamic ones, among the recognizers of this sequence. A pair
+    /// is asked only when one of the two may answer (`asksAboutFailureRequirements`): with none such, a
+    /// recognizer's requirements cost its static ones, however many take part.
     private func failureRequirements(of a: GestureRecognizer) -> [GestureRecognizer] {
         var result: [GestureRecognizer] = []
         for w in a.requiredToFail where w.value !== a { result.append(w.value) }
-        for b in participants where b !== a && !result.contains(where: { $0 === b }) {
-            if a.shouldRequireFailure(of: b) || b.shouldBeRequiredToFail(by: a)
-                || a.delegate?.gestureRecognizer(a, shouldRequireFailureOf: b) == true
-                || b.delegate?.gestureRecognizer(b, shouldBeRequiredToFailBy: a) == true {
+        guard !askingParticipants.isEmpty else { return result }
+        // a's own hooks and delegate are asked about everyone; the others' only when they may answer.
+        let others = a.asksAboutRequirements ? participants : askingParticipants
+        for b in others where b !== a && !result.contains(where: { $0 === b }) {
+            if a.asksAboutRequirements && (a.shouldRequireFailure(of: b)
+                    || a.delegate?.gestureRecognizer(a, shouldRequireFailureOf: b) == true)
+                || b.asksAboutRequirements && (b.shouldBeRequiredToFail(by: a)
+                    || b.delegate?.gestureRecognizer(b, shouldBeRequiredToFailBy: a) == true) {
                 result.append(b)
             }
         }
+        return result
+    }
+
+    /// The participants that require `r` to fail (F1, F2), in participation order: found from `r`'s own
+    /// list of static dependents and, for dynamic requirements, among those that may have one, so
+    /// that the cost follows the requirements and not the number of participants.
+    private func dependents(of r: GestureRecognizer) -> [GestureRecognizer] {
+        var result: [GestureRecognizer] = []
+        for w in r.failureDependents {
+            let d = w.value
+            if d !== r && d.isParticipating && d.participatingEnvironment === self && requires(d, r) { result.append(d) }
+        }
+        if !askingParticipants.isEmpty {
+            let candidates = r.asksAboutRequirements ? participants : askingParticipants
+            for d in candidates where d !== r && !result.containsIdentical(d) && requires(d, r) { result.append(d) }
+        }
+        if result.count > 1 { result.sort { $0.participationSerial < $1.participationSerial } }
         return result
     }
 
@@ -618,21 +679,48 @@ final class GestureEnvironment {
     /// lists, stopping at the first member that is not finished: the usual answer ("a pan is still
     /// going") costs a few steps, whatever the length of the sequence.
     private func resetFinishedSequences() {
-        guard groupsMayHaveFinished, !participants.isEmpty else { return }
+        guard groupsMayHaveFinished else { return }
         groupsMayHaveFinished = false
+        // The candidates' storage is taken for the check and given back empty: the check runs after
+        // most recognizer calls that finish something.
+        var starts: [GestureRecognizer] = []
+        swap(&starts, &s4Candidates)
+        defer {
+            starts.removeAll(keepingCapacity: true)
+            if s4Candidates.isEmpty { s4Candidates = starts }
+        }
+        if s4ScanAll {
+            s4ScanAll = false
+            starts.removeAll(keepingCapacity: true)
+            starts.append(contentsOf: participants)
+        }
+        guard !participants.isEmpty, !starts.isEmpty else { return }
         // Members of groups known not to be finished carry this check's mark (`s4Mark`): no set to
         // build and hash on every frame a finger lifts.
         s4Round &+= 1
         let unfinished = GestureRecognizer.DeliveryMark(environment: ObjectIdentifier(self), round: s4Round)
-        var i = 0
-        while i < participants.count {
-            let start = participants[i]
-            i += 1
-            guard start.s4Mark != unfinished, isDone(start) else { continue }
+        var finished: [[GestureRecognizer]] = []
+        for start in starts {
+            guard start.isParticipating, start.participatingEnvironment === self, start.s4Mark != unfinished,
+                  start.resetMark != unfinished, isDone(start) else { continue }
             guard let group = finishedGroup(from: start, unfinished: unfinished) else { continue }
-            for r in inResetOrder(group) { resetRecognizer(r, input: "touch sequence ended") }
-            i = 0                                   // the resets took members out of `participants`
+            for r in group { r.resetMark = unfinished }                // found: not walked again
+            finished.append(group)
         }
+        guard !finished.isEmpty else { return }
+        // Each group is reset whole, the groups in the order of their first members' participation
+        // (the order a scan of the participants finds them in).
+        if finished.count > 1 {
+            finished.sort { a, b in
+                a.lazy.map(\.participationSerial).min()! < b.lazy.map(\.participationSerial).min()!
+            }
+        }
+        for group in finished {
+            for r in inResetOrder(group) { resetRecognizer(r, input: "touch sequence ended", leavingList: false) }
+        }
+        // Out of the lists in one pass each, not one pass per member.
+        participants.removeAll { !$0.isParticipating }
+        if !askingParticipants.isEmpty { askingParticipants.removeAll { !$0.isParticipating } }
     }
     private var s4Round = 0
 
@@ -656,14 +744,23 @@ final class GestureEnvironment {
         // delegate asked in `requirements(of:)`, finds no storage kept and makes its own.)
         var group: [GestureRecognizer] = []
         swap(&group, &groupStorage)
+        // Members carry this walk's mark, and the touches walked its round: each is looked at once,
+        // so a group costs its members and their touches' lists, not their square.
+        groupRound &+= 1
+        let round = groupRound
+        let member = GestureRecognizer.DeliveryMark(environment: ObjectIdentifier(self), round: round)
+        start.groupMark = member
         group.append(start)
         var i = 0
         while i < group.count {
             let a = group[i]
             i += 1
-            let allDone = forEachNeighbor(of: a) { b in
-                if group.containsIdentical(b) { return true }
-                guard isDone(b) else { return false }      // one member still going keeps the group
+            let allDone = forEachNeighbor(of: a, round: round) { b in
+                if b.groupMark == member { return true }
+                // One member still going keeps the group, and so does one already found in a group
+                // still going (the same group): each member is walked from one start at most.
+                guard b.s4Mark != unfinished, isDone(b) else { return false }
+                b.groupMark = member
                 group.append(b)
                 return true
             }
@@ -678,49 +775,72 @@ final class GestureEnvironment {
     }
     /// `finishedGroup`'s list storage between checks (always empty).
     private var groupStorage: [GestureRecognizer] = []
+    /// Numbers the group walks (`finishedGroup`).
+    private var groupRound = 0
 
     /// Calls `visit` with the participants linked to `a` directly, until it returns false; returns
     /// false then. A touch lists every recognizer it was delivered to (P1); one that has been reset
     /// since holds touches that began after it, so a touch older than its first one is from an earlier
-    /// sequence and links nothing now.
-    private func forEachNeighbor(of a: GestureRecognizer, _ visit: (GestureRecognizer) -> Bool) -> Bool {
+    /// sequence and links nothing now. A touch already walked in this `round` is not walked again: its
+    /// recognizers were all visited then.
+    private func forEachNeighbor(of a: GestureRecognizer, round: Int, _ visit: (GestureRecognizer) -> Bool) -> Bool {
         func linkable(_ b: GestureRecognizer) -> Bool {
             b !== a && b.isParticipating && b.participatingEnvironment === self
         }
         // Read without retaining: `visit` and `requirements(of:)` change none of these lists.
-        let byTouch = a.sequenceTouches.allUnretained { t in
-            t.gestureRecognizers.allUnretained { b in
+        // Latest first: the touches most likely still down, and the recognizers delivered to last,
+        // which at the end of a delivery pass are the ones not yet finished (a check runs after each
+        // recognizer's call, D1.2, and must not walk the ones finished before it every time).
+        let byTouch = a.sequenceTouches.allUnretainedReversed { t in
+            guard t.groupRound != round else { return true }
+            t.groupRound = round
+            return t.gestureRecognizers.allUnretainedReversed { b in
                 guard linkable(b), let first = b.sequenceTouches.first?.identifier, t.identifier >= first else { return true }
                 return visit(b)
             }
         }
         guard byTouch else { return false }
         guard requirements(of: a).allUnretained({ b in !linkable(b) || visit(b) }) else { return false }
-        let list = participants                     // requirements(of:) may ask a delegate
-        return list.allUnretained { b in
-            !linkable(b) || !requirements(of: b).containsIdentical(a) || visit(b)
-        }
+        return dependents(of: a).allUnretained(visit)
     }
 
     /// A finished group in the order the resets have always run in: from its first member in
-    /// participation order, breadth first, each step's members in participation order.
+    /// participation order, breadth first, each step's members in participation order; members linked
+    /// only through an earlier sequence's touch lists last, in participation order. Each touch's list is
+    /// walked once: the members holding it are all taken the first time.
     private func inResetOrder(_ group: [GestureRecognizer]) -> [GestureRecognizer] {
-        let members = participants.filter { r in group.contains { $0 === r } }
-        guard members.count > 1 else { return members }
+        guard group.count > 1 else { return group }
+        let members = group.sorted { $0.participationSerial < $1.participationSerial }
+        let member = members[0].groupMark                   // the group walk marked every member
+        groupRound &+= 1                                    // a new round for the touches
+        let round = groupRound
         var ordered = [members[0]]
-        var taken = [Bool](repeating: false, count: members.count)
-        taken[0] = true
+        members[0].orderRound = round
+        var batch: [GestureRecognizer] = []
+        func take(_ b: GestureRecognizer) {
+            guard b.groupMark == member, b.orderRound != round else { return }
+            b.orderRound = round
+            batch.append(b)
+        }
         var i = 0
         while i < ordered.count {
             let a = ordered[i]
             i += 1
-            for (j, b) in members.enumerated() where !taken[j] && (competes(a, b) || requires(a, b) || requires(b, a)) {
-                ordered.append(b)
-                taken[j] = true
+            for t in a.sequenceTouches where t.groupRound != round {
+                t.groupRound = round
+                // X5: those holding the touch in their own sequence share it with `a`.
+                for b in t.gestureRecognizers {
+                    if let first = b.sequenceTouches.first?.identifier, t.identifier >= first,
+                       b.sequenceTouches.containsIdentical(t) { take(b) }
+                }
             }
+            for b in requirements(of: a) { take(b) }
+            for b in dependents(of: a) { take(b) }
+            if batch.count > 1 { batch.sort { $0.participationSerial < $1.participationSerial } }
+            ordered.append(contentsOf: batch)
+            batch.removeAll(keepingCapacity: true)
         }
-        // Members reached only through an earlier sequence's touch lists keep their place at the end.
-        for (j, b) in members.enumerated() where !taken[j] { ordered.append(b) }
+        for b in members where b.orderRound != round { ordered.append(b) }
         return ordered
     }
 
@@ -732,6 +852,7 @@ final class GestureEnvironment {
         }
         gatesMayHaveOpened = true
         participants = []
+        askingParticipants = []
         knownNextDeadline = nil
     }
 
@@ -741,15 +862,18 @@ final class GestureEnvironment {
     func letGoOfTouches() {
         debugLog = nil                               // whoever listened may be going away too
         // S4's reset, early: each recognizer's own lists of touches (a tap's fingers, a pan's) go too.
-        for r in participants { resetRecognizer(r, input: "the application went away") }
+        for r in participants { resetRecognizer(r, input: "the application went away", leavingList: false) }
         detachAll()
         gatedTouches = []
+        s4Candidates = []
         for i in sharedSets.indices { sharedSets[i].clear() }
         viewMoveSet.clear()
         kept = nil
     }
 
-    private func resetRecognizer(_ r: GestureRecognizer, input: @autoclosure () -> String) {
+    /// S4's reset. `leavingList` false: the caller takes the recognizer out of `participants` (and
+    /// `askingParticipants`) itself, with the rest of its group.
+    private func resetRecognizer(_ r: GestureRecognizer, input: @autoclosure () -> String, leavingList: Bool = true) {
         let old = r.storedState
         r.storedState = .possible
         gatesMayHaveOpened = true                    // it leaves the sequence and lets go of its touches
@@ -763,7 +887,10 @@ final class GestureEnvironment {
         r.isParticipating = false
         r.participatingEnvironment = nil
         for i in r.touchSets.indices { r.touchSets[i].clear() }
-        participants.removeAll { $0 === r }
+        if leavingList {
+            participants.removeAll { $0 === r }
+            if r.asksAboutRequirements { askingParticipants.removeAll { $0 === r } }
+        }
         membership += 1
         knownNextDeadline = nil
         if old != .possible { log("\(r): \(old) → \(input()) → possible") }

@@ -151,6 +151,7 @@ open class GestureRecognizer: CustomStringConvertible {
         }
         if let environment {
             environment.touchesWereIgnored = true
+            environment.s4ScanAll = true                 // the touch no longer links it to the others
             environment.recipientsVersion += 1
             environment.gatesMayHaveOpened = true        // the touch no longer waits on this recognizer
         }
@@ -179,12 +180,34 @@ open class GestureRecognizer: CustomStringConvertible {
     /// A dynamic failure requirement: `other` waits for this recognizer to fail (F2). Default false.
     open func shouldBeRequiredToFail(by other: GestureRecognizer) -> Bool { false }
 
+    /// Whether a dynamic failure requirement (F2) can involve this recognizer: its class may override
+    /// `shouldRequireFailure(of:)` or `shouldBeRequiredToFail(by:)` (TouchCore's own classes do not),
+    /// or its delegate may answer them. Only such recognizers are asked about every other one.
+    final var asksAboutFailureRequirements: Bool {
+        if let delegate, delegate.answersFailureRequirements { return true }
+        return !GestureRecognizer.classesWithoutDynamicRequirements.contains(ObjectIdentifier(type(of: self)))
+    }
+
+    /// TouchCore's classes, none of which overrides the dynamic-requirement methods (exactly these
+    /// classes: a subclass of one may).
+    private static let classesWithoutDynamicRequirements: Set<ObjectIdentifier> = [
+        ObjectIdentifier(GestureRecognizer.self), ObjectIdentifier(TapGestureRecognizer.self),
+        ObjectIdentifier(LongPressGestureRecognizer.self), ObjectIdentifier(PanGestureRecognizer.self),
+        ObjectIdentifier(ScreenEdgePanGestureRecognizer.self), ObjectIdentifier(SwipeGestureRecognizer.self),
+        ObjectIdentifier(PinchGestureRecognizer.self), ObjectIdentifier(RotationGestureRecognizer.self),
+    ]
+
+    /// Whether the delegate says this recognizer runs alongside every other one (X2).
+    final var isSimultaneousWithEveryone: Bool {
+        delegate?.recognizesSimultaneouslyWithEveryone(self) ?? false
+    }
+
     /// A timer for the subclass, in the event clock's seconds: `deadlineReached(at:)` is called when
     /// `Application.advance(to:)` reaches it (D3). One per recognizer; nil cancels; reset clears it.
     public final var deadline: Double? {
         didSet {
             guard deadline != oldValue, let environment else { return }
-            if deadline != nil { environment.participate(self) }
+            if deadline != nil { environment.participate(self) } else { environment.deadlineCleared(self) }
             environment.deadlinesChanged()
         }
     }
@@ -262,6 +285,17 @@ open class GestureRecognizer: CustomStringConvertible {
     var deliveryMark = DeliveryMark(environment: nil, round: 0)
     /// The last S4 check that found the recognizer's group still going (`resetFinishedSequences`).
     var s4Mark = DeliveryMark(environment: nil, round: 0)
+    /// The S4 group walk the recognizer was last taken into (`finishedGroup`).
+    var groupMark = DeliveryMark(environment: nil, round: 0)
+    /// `asksAboutFailureRequirements`, worked out as it joins a sequence (GestureEnvironment.participate).
+    var asksAboutRequirements = false
+    /// When it joined its sequence, counted by its environment: the participants' order (X7, S4) without
+    /// looking up its place in the list.
+    var participationSerial = 0
+    /// The S4 check that found its group finished (`GestureEnvironment.resetFinishedSequences`).
+    var resetMark = DeliveryMark(environment: nil, round: 0)
+    /// The S4 reset-order walk that took it (`GestureEnvironment.inResetOrder`).
+    var orderRound = 0
 
     struct DeliveryMark: Equatable {
         var environment: ObjectIdentifier?

@@ -15,6 +15,16 @@ public protocol GestureRecognizerDelegate: AnyObject {
                            shouldBeRequiredToFailBy other: GestureRecognizer) -> Bool
     /// Asked before a new touch is delivered; false keeps the touch out of the gesture (P2). Default true.
     func gestureRecognizer(_ gestureRecognizer: GestureRecognizer, shouldReceive touch: Touch) -> Bool
+
+    /// Not in UIKit; for scenes of many recognizers. Whether this delegate may say yes to
+    /// `shouldRequireFailureOf` or `shouldBeRequiredToFailBy` (F2): those are asked for every pair of
+    /// recognizers taking part in a sequence, and a delegate that never says yes saves them all by
+    /// answering false. Default true (every pair is asked).
+    var answersFailureRequirements: Bool { get }
+    /// Not in UIKit; for scenes of many recognizers. True when `shouldRecognizeSimultaneouslyWith` says
+    /// yes for `gestureRecognizer` whatever the other one (X2): it then neither prevents nor is
+    /// prevented by anyone, and no pair of it is asked. Default false.
+    func recognizesSimultaneouslyWithEveryone(_ gestureRecognizer: GestureRecognizer) -> Bool
 }
 
 extension GestureRecognizerDelegate {
@@ -26,4 +36,6 @@ extension GestureRecognizerDelegate {
     public func gestureRecognizer(_ gestureRecognizer: GestureRecognizer,
                                   shouldBeRequiredToFailBy other: GestureRecognizer) -> Bool { false }
     public func gestureRecognizer(_ gestureRecognizer: GestureRecognizer, shouldReceive touch: Touch) -> Bool { true }
+    public var answersFailureRequirements: Bool { true }
+    public func recognizesSimultaneouslyWithEveryone(_ gestureRecognizer: GestureRecognizer) -> Bool { false }
 }

@@ -94,6 +94,8 @@ public final class Touch: Hashable, CustomStringConvertible {
     var lastEventSerial = 0
     /// Where the touch's contact was in the last frame of its device (`ContactTable`): looked at first.
     var contactIndex = 0
+    /// The S4 group walk of its window's environment that last walked this touch's recognizers.
+    var groupRound = 0
 
     init(identifier: Int, device: Int, contact: Contact, timestamp: Double, tapCount: Int) {
         self.identifier = identifier

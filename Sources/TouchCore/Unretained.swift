@@ -11,7 +11,7 @@ extension Array where Element: AnyObject {
     // else's code (a delegate, a view, a client being dropped), walk a local copy of the property: the
     // copy holds the storage, and changing the property meanwhile is then no exclusivity violation.
     //
-    // The three loops are written out each: expressed through one another (`forEach` as `all`), the
+    // The loops are written out each: expressed through one another (`forEach` as `all`), the
     // nested closures are not inlined, and a frame passes 11 more call sites (scripts/callsites.py).
 
     /// Calls `body` with each element without retaining it.
@@ -29,6 +29,19 @@ extension Array where Element: AnyObject {
     public func allUnretained(_ body: (Element) -> Bool) -> Bool {
         withUnsafeBufferPointer { elements in
             for i in 0..<elements.count {
+                if !Unmanaged.passUnretained(elements[i])._withUnsafeGuaranteedRef(body) { return false }
+            }
+            return true
+        }
+    }
+
+    /// `allUnretained`, last element first.
+    @inlinable @inline(__always)
+    public func allUnretainedReversed(_ body: (Element) -> Bool) -> Bool {
+        withUnsafeBufferPointer { elements in
+            var i = elements.count
+            while i > 0 {
+                i -= 1
                 if !Unmanaged.passUnretained(elements[i])._withUnsafeGuaranteedRef(body) { return false }
             }
             return true

@@ -281,7 +281,7 @@ struct ScalePanel {
 }
 
 /// The median cost of a frame with `sets` × 7 recognizers, over `frames` frames after a warm-up.
-@MainActor func scaleRun(sets: Int, frames: Int) -> (median: Double, lines: Int) {
+@MainActor func scaleRun(sets: Int, frames: Int) -> (median: Double, mean: Double, p99: Double, lines: Int) {
     let scene = scaleScene(sets: sets)
     let p = Pipeline(scene: scene, log: log)
     var count = 0
@@ -297,17 +297,20 @@ struct ScalePanel {
         let dt = Double(now() - t0)
         if i >= 480 { t.append(dt) }                        // the first cycle warms up
     }
+    let mean = t.reduce(0, +) / Double(max(1, t.count))
     t.sort()
-    return (percentile(t, 0.5), count)
+    return (percentile(t, 0.5), mean, percentile(t, 0.99), count)
 }
 var scale: [(Int, Double)] = []
 if runs("scale") {
-    for sets in [10, 50, 100] {
+    // `--scale-sets=N` runs one size (N sets of seven), for a profiler.
+    let one = args.first { $0.hasPrefix("--scale-sets=") }.flatMap { Int($0.dropFirst(13)) }
+    for sets in one.map({ [$0] }) ?? [10, 50, 100] {
         let r = scaleRun(sets: sets, frames: quick ? 960 : 4800)
         scale.append((sets * 7, r.median))
-        say("scale: \(sets * 7) recognizers taking part, median \(Int(r.median)) ns/frame (\(r.lines) lines)")
+        say("scale: \(sets * 7) recognizers taking part, median \(Int(r.median)) ns/frame, mean \(Int(r.mean)), p99 \(Int(r.p99)) (\(r.lines) lines)")
     }
-    say("scale: 700/70 = \(format2(scale[2].1 / scale[0].1))")
+    if scale.count == 3 { say("scale: 700/70 = \(format2(scale[2].1 / scale[0].1))") }
 }
 if only == "scale" { exit(0) }
 

@@ -400,3 +400,95 @@ struct FailureRequirementTests {
         #expect(s.recorder.lines.last == "tap ended")
     }
 }
+
+/// The hints a delegate gives for scenes of many recognizers (not in UIKit): what they save is asking,
+/// so the tests count the questions; what a scene does must not change.
+@Suite("Gesture environment: many recognizers (F2 and X2 asked only where an answer can matter)")
+struct ManyRecognizersTests {
+    final class Counting: GestureRecognizerDelegate {
+        var requirementQuestions = 0
+        var simultaneityQuestions = 0
+        let answers: Bool
+        let everyone: Bool
+        init(answers: Bool, everyone: Bool = false) {
+            self.answers = answers
+            self.everyone = everyone
+        }
+        var answersFailureRequirements: Bool { answers }
+        func recognizesSimultaneouslyWithEveryone(_ g: GestureRecognizer) -> Bool { everyone }
+        func gestureRecognizer(_ g: GestureRecognizer, shouldRecognizeSimultaneouslyWith o: GestureRecognizer) -> Bool {
+            simultaneityQuestions += 1
+            return everyone
+        }
+        func gestureRecognizer(_ g: GestureRecognizer, shouldRequireFailureOf o: GestureRecognizer) -> Bool {
+            requirementQuestions += 1
+            return false
+        }
+        func gestureRecognizer(_ g: GestureRecognizer, shouldBeRequiredToFailBy o: GestureRecognizer) -> Bool {
+            requirementQuestions += 1
+            return false
+        }
+    }
+
+    /// Forty pans on one view, each with `delegate`; one finger drags and lifts.
+    func drag(_ delegate: Counting) -> (Scene, [PanGestureRecognizer]) {
+        let s = Scene()
+        let v = s.view("v", 0, 0, 400, 400)
+        var pans: [PanGestureRecognizer] = []
+        for i in 0..<40 {
+            let p = s.attach(PanGestureRecognizer(), "pan\(i)", to: v)
+            p.delegate = delegate
+            pans.append(p)
+        }
+        s.touch(1, 100, 100, at: 0)
+        s.touch(1, 130, 100, at: 0.02)
+        s.touch(1, 160, 100, at: 0.04)
+        s.lift(1, at: 0.06)
+        return (s, pans)
+    }
+
+    @Test("F2: a delegate that says it answers no failure requirement is never asked, and a default one is")
+    func requirementQuestions() {
+        let silent = Counting(answers: false, everyone: true)
+        _ = drag(silent)
+        #expect(silent.requirementQuestions == 0)
+        let asking = Counting(answers: true, everyone: true)
+        _ = drag(asking)
+        #expect(asking.requirementQuestions > 0)
+    }
+
+    @Test("X2: recognizers simultaneous with everyone all begin and end, and no pair of them is asked")
+    func simultaneousWithEveryone() {
+        let d = Counting(answers: false, everyone: true)
+        let (s, _) = drag(d)
+        #expect(d.simultaneityQuestions == 0)
+        #expect(s.recorder.lines.filter { $0.hasSuffix("began") }.count == 40)
+        #expect(s.recorder.lines.filter { $0.hasSuffix("ended") }.count == 40)
+    }
+
+    @Test("X1: without the hint the first pan to begin excludes the other 39, as in UIKit")
+    func withoutTheHint() {
+        let d = Counting(answers: false, everyone: false)
+        let (s, pans) = drag(d)
+        #expect(s.recorder.lines.filter { $0.hasSuffix("began") } == ["pan0 began"])
+        #expect(d.simultaneityQuestions >= 39)
+        #expect(pans.allSatisfy { $0.state == .possible })          // all reset once the finger lifted
+    }
+
+    @Test("S4: a group of a hundred recognizers that finish one after another in one event is reset once, whole, in participation order")
+    func groupResetOrder() {
+        let s = Scene()
+        let v = s.view("v", 0, 0, 400, 400)
+        let d = Counting(answers: false, everyone: true)         // delegates are weak: kept here
+        for i in 0..<100 { s.attach(TapGestureRecognizer(), "tap\(i)", to: v).delegate = d }
+        s.touch(1, 100, 100, at: 0)
+        s.touch(1, 200, 100, at: 0.05)                           // too far for a tap: each one fails
+        let failed = s.transitions.filter { $0.hasSuffix("→ failed") }
+        #expect(failed.count == 100)
+        #expect(!s.transitions.contains { $0.hasSuffix("→ possible") })   // the finger is still down
+        s.lift(1, at: 0.1)
+        let resets = s.transitions.filter { $0.hasSuffix("→ possible") }
+        #expect(resets.count == 100)
+        #expect(resets.first?.contains("(tap0)") == true && resets.last?.contains("(tap99)") == true)
+    }
+}
