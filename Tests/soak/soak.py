@@ -216,8 +216,8 @@ def main():
     log.close()
     growth = (peak - warm) / 1024 if warm else float("nan")
     print("soak: {:.0f} s, {} connections came and went, {} lines to the client on every topic; resident {:.2f} MiB "
-          "after {:.0f} s, {:.2f} MiB at the end (+{:.2f} MiB)".format(
-              SECONDS, connections, staying[0].lines, warm / 1024 if warm else 0, peak / 1024, WARM_UP, growth))
+          "after {:.0f} s, {:.2f} MiB at the end ({:+.2f} MiB)".format(
+              SECONDS, connections, staying[0].lines, warm / 1024 if warm else 0, WARM_UP, peak / 1024, growth))
     failures = []
     if not alive or status != 0:
         failures.append("the daemon {} (exit status {})".format("died" if not alive else "did not exit cleanly", status))
