@@ -7,11 +7,7 @@ import TouchBridge
 import TouchCore
 import TouchInput
 
-func now() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-}
+func now() -> UInt64 { MonotonicClock.nanoseconds() }
 
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
     guard !sorted.isEmpty else { return 0 }

@@ -140,11 +140,7 @@ public final class Timer {
 }
 
 /// Seconds of CLOCK_MONOTONIC: the clock evdev timestamps use.
-public func monotonicNow() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
+public func monotonicNow() -> Double { MonotonicClock.seconds() }
 
 /// SIGTERM, SIGINT and SIGHUP (and optionally SIGCHLD) as a readable fd.
 public final class SignalReceiver {

@@ -177,11 +177,7 @@ public final class EvdevDevice {
         }
     }
 
-    private var lastTime: Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    private var lastTime: Double { MonotonicClock.seconds() }
 
     private func removed(at time: Double, _ frame: (DigitizerFrame) -> Void) -> ReadResult {
         frame(assembler.cancelAll(at: time))
