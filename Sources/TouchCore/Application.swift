@@ -15,13 +15,7 @@ public final class Application: Responder {
     public private(set) var currentTime: Double = -Double.infinity
 
     /// Called after every event has been sent to the windows; the daemon reports touches from here.
-    public var onEvent: ((Event) -> Void)? {
-        get { eventCallback?.takeUnretainedValue().call }
-        set { eventCallback = callbacks.keep(newValue.map(EventCallback.init)) }
-    }
-    /// `onEvent`, called on every frame without counting references (Callback.swift).
-    private var eventCallback: Unmanaged<EventCallback>?
-    private var callbacks = CallbackOwner()
+    public var onEvent: ((Event) -> Void)?
 
     /// Called with a sentence whenever input had to be cleaned (see `handle(_:)`).
     public var onWarning: ((String) -> Void)?
@@ -99,7 +93,7 @@ public final class Application: Responder {
     /// When the event loop must call `advance(to:)` next, or nil when nothing is pending.
     public var nextDeadline: Double? {
         var earliest: Double?
-        environments.forEachUnretained { e in
+        environments.forEach { e in
             if let d = e.nextDeadline, d < (earliest ?? .infinity) { earliest = d }
         }
         return earliest
@@ -115,14 +109,14 @@ public final class Application: Responder {
         }
         if time > currentTime { currentTime = time }
         let now = currentTime
-        environments.forEachUnretained { e in e.time = Swift.max(e.time, now) }
+        environments.forEach { e in e.time = Swift.max(e.time, now) }
     }
 
     /// The window (by index) whose deadline comes first, if one is due by `time`.
     private func earliestDeadline(notAfter time: Double) -> (Int, Double)? {
         var best: (Int, Double)?
         var i = 0
-        environments.forEachUnretained { e in
+        environments.forEach { e in
             if let d = e.nextDeadline, d <= time, d < (best?.1 ?? .infinity) { best = (i, d) }
             i += 1
         }
@@ -314,9 +308,9 @@ public final class Application: Responder {
         // Setting a number counts no references: on a frame where no finger landed this walk retains
         // nothing. A touch lives within one event object (it is replaced only when no touch is down),
         // which a touch takes as it begins.
-        liveTouches.forEachUnretained { $0.lastEventSerial = serial }
+        liveTouches.forEach { $0.lastEventSerial = serial }
         if landed {
-            liveTouches.forEachUnretained { t in if t.phase == .began { t.lastEvent = event } }
+            liveTouches.forEach { t in if t.phase == .began { t.lastEvent = event } }
         }
         if windows.count == 1 {
             let only = windows[0]             // every touch is in the only window (hitTest)
@@ -326,7 +320,7 @@ public final class Application: Responder {
                 w.sendEvent(event)
             }
         }
-        eventCallback?._withUnsafeGuaranteedRef { $0.call(event) }
+        onEvent?(event)
     }
 
     /// Reports a cleaned input once per kind and device, so a broken device does not flood the log.

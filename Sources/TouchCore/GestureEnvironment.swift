@@ -96,13 +96,13 @@ final class GestureEnvironment {
             }
         }
         if anyBegan {
-            touches.forEachUnretained { t in
+            touches.forEach { t in
                 if t.phase == .began && t.viewDelivery.isUnregistered { register(t, event: event) }
             }
         }
         if anyTerminal {
             // Those holding a touch that ended may be finished now: any check from here on looks at them.
-            touches.forEachUnretained { t in
+            touches.forEach { t in
                 if t.phase.isTerminal { s4Candidates.append(contentsOf: t.gestureRecognizers) }
             }
         }
@@ -119,8 +119,8 @@ final class GestureEnvironment {
                 recipientsVersion += 1          // the ended touches leave (an ignore() counted already)
             }
             let list = participants
-            list.forEachUnretained { r in
-                guard r.trackedTouches.containsUnretained(where: { $0.phase.isTerminal }) else { return }
+            list.forEach { r in
+                guard r.trackedTouches.contains(where: { $0.phase.isTerminal }) else { return }
                 r.lastCentroid = GestureRecognizer.centroid(of: r.trackedTouches)   // S7: where they lifted
                 r.trackedTouches.removeAll { $0.phase.isTerminal }
             }
@@ -145,14 +145,14 @@ final class GestureEnvironment {
         var v = touch.view
         while let view = v {
             let attached = view.gestureRecognizers        // a delegate may change the view's list
-            attached.forEachUnretained { r in
+            attached.forEach { r in
                 if accepts(r, touch) { receivers.append(r) }
             }
             v = view.superview
         }
         touch.gestureRecognizers = receivers
         recipientsVersion += 1
-        receivers.forEachUnretained { r in
+        receivers.forEach { r in
             r.trackedTouches.append(touch)
             r.sequenceTouches.append(touch)
             participate(r)
@@ -605,14 +605,13 @@ final class GestureEnvironment {
         repeat {
             if !queue.isEmpty {
                 // In the order the work arose; actions may queue more, which runs in this pass too.
-                // The queue only grows until it is emptied below (a nested update returns at once), so
-                // it keeps each recognizer alive while its actions run: they are sent unretained.
+                // The queue only grows until it is emptied below (a nested update returns at once).
                 var next = 0
                 while next < queue.count {
                     let index = next
                     next += 1
                     switch queue[index] {
-                    case .action(let r): Unmanaged.passUnretained(r)._withUnsafeGuaranteedRef { $0.sendActions() }
+                    case .action(let r): r.sendActions()
                     case .cancelViewTouches(let touches): cancelViewTouches(touches)
                     }
                 }
@@ -630,7 +629,7 @@ final class GestureEnvironment {
     /// decide: UIKit would leave it stuck; here it fails, and the log says whose bug it is.
     private func failAbandonedRecognizers() {
         let list = participants                     // failing one may bring others in (F1)
-        list.forEachUnretained { r in
+        list.forEach { r in
             guard r.storedState == .possible && r.pendingState == nil && r.trackedTouches.isEmpty
                 && r.deadline == nil && !r.sequenceTouches.isEmpty else { return }
             log("recognizer bug: \(r) is still possible after its touches ended; failing it")
@@ -791,17 +790,17 @@ final class GestureEnvironment {
         // Latest first: the touches most likely still down, and the recognizers delivered to last,
         // which at the end of a delivery pass are the ones not yet finished (a check runs after each
         // recognizer's call, D1.2, and must not walk the ones finished before it every time).
-        let byTouch = a.sequenceTouches.allUnretainedReversed { t in
+        let byTouch = a.sequenceTouches.reversed().allSatisfy { t in
             guard t.groupRound != round else { return true }
             t.groupRound = round
-            return t.gestureRecognizers.allUnretainedReversed { b in
+            return t.gestureRecognizers.reversed().allSatisfy { b in
                 guard linkable(b), let first = b.sequenceTouches.first?.identifier, t.identifier >= first else { return true }
                 return visit(b)
             }
         }
         guard byTouch else { return false }
-        guard requirements(of: a).allUnretained({ b in !linkable(b) || visit(b) }) else { return false }
-        return dependents(of: a).allUnretained(visit)
+        guard requirements(of: a).allSatisfy({ b in !linkable(b) || visit(b) }) else { return false }
+        return dependents(of: a).allSatisfy(visit)
     }
 
     /// A finished group in the order the resets have always run in: from its first member in

@@ -81,16 +81,10 @@ open class GestureRecognizer: CustomStringConvertible {
 
     /// The view the recognizer is attached to. Not retained (the view owns its recognizers); the view
     /// clears it when it goes away (`View.deinit`).
-    public internal(set) var view: View? {
-        get { viewReference?.takeUnretainedValue() }
-        set { viewReference = newValue.map(Unmanaged.passUnretained) }
-    }
-    /// `view`, kept as an uncounted reference: reading an `unowned(unsafe)` one makes a counted copy.
-    private var viewReference: Unmanaged<View>?
+    public internal(set) unowned(unsafe) var view: View?
 
-    /// The view's `nameVersion` (nil without a view), read without counting references: the daemon
-    /// looks at it on every line it writes.
-    public final var viewNameVersion: Int? { viewReference?._withUnsafeGuaranteedRef { $0.nameVersion } }
+    /// The view's `nameVersion` (nil without a view): the daemon looks at it on every line it writes.
+    public final var viewNameVersion: Int? { view?.nameVersion }
 
     /// When the gesture is recognized or begins, the view's touches are cancelled (C1). Default true.
     public final var cancelsTouchesInView = true
@@ -109,7 +103,7 @@ open class GestureRecognizer: CustomStringConvertible {
     /// Adds an action, sent on every entry into began, changed, ended and cancelled, never on
     /// failed (S3). Actions run synchronously inside `Window.sendEvent` or `Application.advance(to:)` (D2).
     public final func addTarget(_ action: @escaping (GestureRecognizer) -> Void) {
-        actions.append(ActionCallback(action))
+        actions.append(action)
     }
 
     /// This recognizer may leave `possible` only after `other` fails (F1).
@@ -246,9 +240,8 @@ open class GestureRecognizer: CustomStringConvertible {
     // MARK: Environment bookkeeping (GestureEnvironment.swift)
 
     var storedState: State = .possible
-    /// The targets' closures, each in a constant of its own object: sending an action counts no
-    /// references (Callback.swift).
-    var actions: [ActionCallback] = []
+    /// The targets' closures (`addTarget`), in the order they were added.
+    var actions: [(GestureRecognizer) -> Void] = []
     /// F1: the recognizers this one waits for, and those waiting for this one. Neither side retains
     /// the other (a requirement does not keep a recognizer alive, and cycles are allowed); whichever
     /// goes first takes itself out of the other's list (`deinit`).
@@ -326,7 +319,7 @@ open class GestureRecognizer: CustomStringConvertible {
 
     func sendActions() {
         let targets = actions                       // an action may add a target
-        targets.forEachUnretained { $0.call(self) }
+        for action in targets { action(self) }
     }
 
     static func centroid(of touches: [Touch]) -> Point {
@@ -336,11 +329,9 @@ open class GestureRecognizer: CustomStringConvertible {
         return sum / Double(touches.count)
     }
 
-    /// Calls `body` with the window the gesture happens in: its touches', else its view's. A tracked
-    /// touch's window is passed without counting references (locations, translations and velocities
-    /// are worked out for every line the daemon writes); the touch keeps it.
+    /// Calls `body` with the window the gesture happens in: its touches', else its view's.
     private func withReferenceWindow<R>(_ body: (Window?) -> R) -> R {
-        if let window = trackedTouches.first?.windowReference { return window._withUnsafeGuaranteedRef(body) }
+        if let window = trackedTouches.first?.window { return body(window) }
         return body(view?.window)
     }
 
@@ -370,8 +361,9 @@ open class GestureRecognizer: CustomStringConvertible {
     }
 }
 
-/// An unretained reference to a recognizer, kept valid by the owner's `deinit` (see `requiredToFail`).
-/// Not `weak`: a weakly referenced object pays for every retain and release through a side table.
+/// A reference to a recognizer that does not keep it alive: the two ends of a failure requirement
+/// point at each other, and each one's `deinit` removes itself from the other's list (comparing
+/// references to itself, which a checked `unowned` reference may not load once `deinit` has begun).
 struct UnownedRecognizer {
     unowned(unsafe) let value: GestureRecognizer
     init(_ value: GestureRecognizer) { self.value = value }

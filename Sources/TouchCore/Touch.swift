@@ -46,12 +46,7 @@ public final class Touch: Hashable, CustomStringConvertible {
     /// The hit-test view at began; fixed for the touch's life (T4). Nil when the touch hit nothing.
     public internal(set) var view: View?
     /// The window the touch began in; fixed for its life (T4). Retained, as UIKit's is.
-    public internal(set) var window: Window? {
-        didSet { windowReference = window.map(Unmanaged.passUnretained) }
-    }
-    /// `window` again, uncounted: a location is worked out for every line the daemon writes, and a
-    /// counted copy of the window for the conversion cost two runtime calls each time.
-    private(set) var windowReference: Unmanaged<Window>?
+    public internal(set) var window: Window?
     /// The recognizers receiving this touch (T4, P1–P2): fixed at began, less those that ignore it.
     public internal(set) var gestureRecognizers: [GestureRecognizer] = []
     /// Points; accurate to ± `majorRadiusTolerance` (T8).
@@ -129,8 +124,7 @@ public final class Touch: Hashable, CustomStringConvertible {
 
     /// Screen → the touch's window → `view` (nil: the window's own space).
     func convertFromScreen(_ p: Point, to view: View?) -> Point {
-        guard let windowReference else { return View.convertFromScreen(p, window: nil, to: view) }
-        return windowReference._withUnsafeGuaranteedRef { View.convertFromScreen(p, window: $0, to: view) }
+        View.convertFromScreen(p, window: window, to: view)
     }
 
     /// Whether the touch is still down (not ended, not cancelled).

@@ -13,9 +13,10 @@ struct TouchSetCache {
     mutating func set(of touches: [Touch], phase: Touch.Phase, serial: Int?) -> Set<Touch> {
         let same = touches.withUnsafeBufferPointer { given in
             members.withUnsafeBufferPointer { kept in
-                // Compared without retaining: both arrays hold their touches for the whole loop.
                 var count = 0
                 for i in 0..<given.count {
+                    // Not retained (both arrays hold their touches for the loop): this runs per
+                    // recognizer and phase on every frame (ObjectArrays.swift, `forEachUnretained`).
                     unowned(unsafe) let t = given[i]
                     guard t.phase == phase && (serial == nil || t.lastEventSerial == serial) else { continue }
                     if count >= kept.count || kept[count] !== t { return false }

@@ -52,9 +52,9 @@ open class View: Responder, CustomStringConvertible {
     public final var touchInsets: EdgeInsets = .zero
 
     /// Not retained, as in UIKit: a view is owned by its superview, and a superview that goes away
-    /// clears this in its subviews first (`deinit`). Not `weak` either: a weakly referenced object
-    /// pays for every retain and release through a side table, and views are retained on every
-    /// hit-test and delivery.
+    /// clears this in its subviews first (`deinit`, which compares references to itself: a checked
+    /// `unowned` one may not be loaded then, and a `weak` one would put every view's reference counts
+    /// in a side table).
     public private(set) unowned(unsafe) var superview: View?
     public final private(set) var subviews: [View] = []
     public final private(set) var gestureRecognizers: [GestureRecognizer] = []

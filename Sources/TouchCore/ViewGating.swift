@@ -69,7 +69,7 @@ extension GestureEnvironment {
         // The window's touches that views are tracking, looked at in place: no list is made for each
         // touch that lands (the application's list is held for the walk, and nothing here changes it).
         let live = window.application?.activeTouches ?? []
-        return live.allUnretained { other in
+        return live.allSatisfy { other in
             guard other !== t, window.isTracking(other), let otherView = other.view else { return true }
             if otherView === view && !view.isMultipleTouchEnabled { return false }      // T9
             if otherView !== view && (view.isExclusiveTouch || otherView.isExclusiveTouch) { return false } // T10
@@ -80,11 +80,11 @@ extension GestureEnvironment {
     // Asked after every recognizer call while a touch is gated: the lists are read without retaining
     // their elements (nothing here changes them).
     private func isBeganDelayed(_ t: Touch) -> Bool {
-        t.gestureRecognizers.containsUnretained { $0.delaysTouchesBegan && holdsTouch($0, t) }
+        t.gestureRecognizers.contains { $0.delaysTouchesBegan && holdsTouch($0, t) }
     }
 
     private func isEndDelayed(_ t: Touch) -> Bool {
-        t.gestureRecognizers.containsUnretained { $0.delaysTouchesEnded && holdsTouch($0, t) }
+        t.gestureRecognizers.contains { $0.delaysTouchesEnded && holdsTouch($0, t) }
     }
 
     /// The recognizer has not decided yet about a gesture the touch is part of (C2, C3).

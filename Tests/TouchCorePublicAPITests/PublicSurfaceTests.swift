@@ -200,25 +200,3 @@ struct PublicSurfaceTests {
         #expect(sink.count == 1)
     }
 }
-
-@Suite("Unretained walks over arrays of objects")
-struct UnretainedTests {
-    final class Box { let n: Int; init(_ n: Int) { self.n = n } }
-
-    @Test("forEach, all (stops at the first false), contains and containsIdentical agree with the plain forms")
-    func agree() {
-        let boxes = (0..<6).map { Box($0) }
-        var seen: [Int] = []
-        boxes.forEachUnretained { seen.append($0.n) }
-        #expect(seen == [0, 1, 2, 3, 4, 5])
-        var visited = 0
-        #expect(!boxes.allUnretained { visited += 1; return $0.n < 2 })
-        #expect(visited == 3)
-        #expect(boxes.allUnretained { $0.n < 6 })
-        #expect(boxes.containsUnretained { $0.n == 4 })
-        #expect(!boxes.containsUnretained { $0.n == 9 })
-        #expect(boxes.containsIdentical(boxes[5]))
-        #expect(!boxes.containsIdentical(Box(5)))
-        #expect([Box]().allUnretained { _ in false })             // nothing to stop at
-    }
-}

@@ -147,16 +147,12 @@ public final class Daemon {
     }
 
     private func wire() {
-        // The closures that run on every frame count no references: they hold the server (which
-        // nothing holding them owns) or an unretained reference to the daemon (an unowned one is
-        // checked by a runtime call each time, an `unowned(unsafe)` one retained for every use). The
-        // daemon owns the pipeline, the devices and the loop that hold them, and outlives all three.
-        let daemon = Unmanaged.passUnretained(self)
+        // The daemon owns the pipeline, the devices and the loop that hold these, and outlives them.
         pipeline.onLines = { [server] topic, lines in server.broadcast(lines, topic: topic) }
         server.onTopicsChanged = { [unowned self] topics in self.pipeline.wantsTouches = topics.contains(.touches) }
         server.onSubscribe = { [unowned self] topics in topics.contains(.devices) ? self.devices.presentDeviceLines() : [] }
         devices.onDeviceLine = { [unowned self] line in self.server.broadcast(line, topic: .devices) }
-        devices.onActivity = { daemon._withUnsafeGuaranteedRef { $0.rearm() } }
+        devices.onActivity = { [unowned self] in self.rearm() }
         loop.afterHandlers = { [server] in server.flushQueued() }
         try? loop.add(signals.fd) { [unowned self] _ in self.handleSignals() }
         try? loop.add(deadline.fd) { [unowned self] _ in self.timerFired() }

@@ -7,26 +7,13 @@ import TouchInput
 /// happens, `epoll_wait` sleeps without a timeout, so an idle daemon makes no wakeups.
 public final class EventLoop {
     private let epfd: Int32
-    /// Handlers by file descriptor (descriptors are small numbers: an array, no hashing per wakeup),
-    /// called without counting references (TouchCore's Callback.swift). `owners` keeps each one alive;
-    /// a handler removed during a wakeup (perhaps by itself) is kept in `removed` until the wakeup is over.
-    private var handlers: [Unmanaged<Handler>?] = []
-    private var owners: [Handler?] = []
-    private var removed: [Handler] = []
+    /// Handlers by file descriptor (descriptors are small numbers: an array, no hashing per wakeup).
+    /// A handler removed while it runs (perhaps by itself) lives until its call returns: the call holds it.
+    private var handlers: [((UInt32) -> Void)?] = []
     public private(set) var isRunning = false
     /// Runs after the handlers of each wakeup, before the loop sleeps again (the socket's sends: one
     /// per client for everything a wakeup produced).
-    public var afterHandlers: (() -> Void)? {
-        get { afterCallback?.takeUnretainedValue().call }
-        set { afterCallback = callbacks.keep(newValue.map(Hook.init)) }
-    }
-    private var afterCallback: Unmanaged<Hook>?
-    private var callbacks = CallbackOwner()
-
-    private final class Handler {
-        let call: (UInt32) -> Void
-        init(_ call: @escaping (UInt32) -> Void) { self.call = call }
-    }
+    public var afterHandlers: (() -> Void)?
 
     public init() throws {
         epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -47,14 +34,8 @@ public final class EventLoop {
         ev.events = events
         ev.data.fd = fd
         guard epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) == 0 else { throw SystemError("epoll_ctl", "fd \(fd)", errno: errno) }
-        if handlers.count <= Int(fd) {
-            handlers += Array(repeating: nil, count: Int(fd) + 1 - handlers.count)
-            owners += Array(repeating: nil, count: Int(fd) + 1 - owners.count)
-        }
-        if let old = owners[Int(fd)] { removed.append(old) }
-        let callback = Handler(handler)
-        owners[Int(fd)] = callback
-        handlers[Int(fd)] = .passUnretained(callback)
+        if handlers.count <= Int(fd) { handlers += Array(repeating: nil, count: Int(fd) + 1 - handlers.count) }
+        handlers[Int(fd)] = handler
     }
 
     public func modify(_ fd: Int32, events: UInt32) {
@@ -65,9 +46,7 @@ public final class EventLoop {
     }
 
     public func remove(_ fd: Int32) {
-        guard fd >= 0, Int(fd) < handlers.count, let owner = owners[Int(fd)] else { return }
-        removed.append(owner)           // it may be running: freed when the wakeup is over
-        owners[Int(fd)] = nil
+        guard fd >= 0, Int(fd) < handlers.count, handlers[Int(fd)] != nil else { return }
         handlers[Int(fd)] = nil
         _ = epoll_ctl(epfd, EPOLL_CTL_DEL, fd, nil)
     }
@@ -87,24 +66,12 @@ public final class EventLoop {
             for i in 0..<Int(n) {
                 let fd = events[i].data.fd
                 // A handler may have removed this fd (or another) meanwhile: its entry is empty then.
-                if fd >= 0, Int(fd) < handlers.count, let h = handlers[Int(fd)] {
-                    let happened = events[i].events
-                    h._withUnsafeGuaranteedRef { $0.call(happened) }
-                }
+                if fd >= 0, Int(fd) < handlers.count, let handler = handlers[Int(fd)] { handler(events[i].events) }
                 if !isRunning { break }
             }
-            afterCallback?._withUnsafeGuaranteedRef { $0.call() }
-            if !removed.isEmpty { removed.removeAll() }
+            afterHandlers?()
         }
     }
-}
-
-/// A closure without arguments called on every wakeup or frame (`EventLoop.afterHandlers`,
-/// `InputDevices.onActivity`), kept in a constant so that calling it counts no references (TouchCore's
-/// Callback.swift).
-final class Hook {
-    let call: () -> Void
-    init(_ call: @escaping () -> Void) { self.call = call }
 }
 
 /// A CLOCK_MONOTONIC timerfd armed at absolute times (the Application's next deadline).

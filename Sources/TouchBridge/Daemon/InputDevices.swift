@@ -57,13 +57,7 @@ public final class InputDevices {
     /// Device lines ({"event":"device",…}) for subscribers.
     public var onDeviceLine: (([UInt8]) -> Void)?
     /// Called after frames or timers changed the pipeline, so the deadline timer can be re-armed.
-    public var onActivity: (() -> Void)? {
-        get { activityCallback?.takeUnretainedValue().call }
-        set { activityCallback = callbacks.keep(newValue.map(Hook.init)) }
-    }
-    /// `onActivity`, called after every read without counting references (TouchCore's Callback.swift).
-    private var activityCallback: Unmanaged<Hook>?
-    private var callbacks = CallbackOwner()
+    public var onActivity: (() -> Void)?
 
     public init(loop: EventLoop, log: Logger, pipeline: Pipeline) {
         self.loop = loop
@@ -161,14 +155,9 @@ public final class InputDevices {
             }
             let d = OpenDevice(device: device, info: info, index: index, config: config)
             open[info.devnode] = d
-            // Read on every wakeup of the device: its references are not counted (`Unmanaged`: a
-            // counted, weak or unowned one costs runtime calls each time). Both outlive the handler:
-            // `close` takes it out of the loop before the device leaves `open`; this object owns the
-            // devices and lives as long as the loop.
-            let devices = Unmanaged.passUnretained(self), reader = Unmanaged.passUnretained(d)
-            try loop.add(device.fd) { _ in
-                devices._withUnsafeGuaranteedRef { s in reader._withUnsafeGuaranteedRef { s.read($0) } }
-            }
+            // `close` takes the handler out of the loop before the device leaves `open`; this object owns
+            // the devices and lives as long as the loop.
+            try loop.add(device.fd) { [unowned self, unowned d] _ in self.read(d) }
             let axes = device.description.positionAxes!
             log.info("touchscreen \(info.devnode) \"\(device.description.name)\" (\(device.description.vendorProduct)): "
                      + "\(device.description.touchProtocol!), x \(axes.x), y \(axes.y) → window "
@@ -215,7 +204,7 @@ public final class InputDevices {
             if result != .removed { grabIfNeutral(d) }
         }
         if result == .removed { close(d.node, reason: "removed") }
-        activityCallback?._withUnsafeGuaranteedRef { $0.call() }
+        onActivity?()
     }
 
     private func hotplug() {
@@ -228,7 +217,7 @@ public final class InputDevices {
                 if open[info.devnode] != nil { close(info.devnode, reason: "removed") }
             }
         }
-        activityCallback?._withUnsafeGuaranteedRef { $0.call() }
+        onActivity?()
     }
 
     private func close(_ node: String, reason: String?) {
@@ -244,7 +233,7 @@ public final class InputDevices {
             log.info("touchscreen \(node) \"\(d.name)\" \(reason)")
             onDeviceLine?(deviceLine("removed", node: node, name: d.name))
         }
-        activityCallback?._withUnsafeGuaranteedRef { $0.call() }
+        onActivity?()
     }
 
     // MARK: Pass-through
@@ -355,7 +344,7 @@ public final class InputDevices {
             return
         }
         var mirror: UinputDevice?
-        source.onFrame = { [unowned self] in self.pipeline.handle($0); self.activityCallback?._withUnsafeGuaranteedRef { $0.call() } }
+        source.onFrame = { [unowned self] in self.pipeline.handle($0); self.onActivity?() }
         source.onStart = { [unowned self] in
             log.info("replaying \(path) as device \(index) \"\(recording.device.name)\" (\(recording.events.count) events)")
             self.onDeviceLine?(self.deviceLine("added", node: info.devnode, name: recording.device.name))
@@ -387,7 +376,7 @@ public final class InputDevices {
             let next = position + 1
             if next < self.replayQueue.count { self.startReplay(next, delay: 0.2) }
             else if self.replayLoop { self.startReplay(0, delay: 0.2) }
-            self.activityCallback?._withUnsafeGuaranteedRef { $0.call() }
+            self.onActivity?()
         }
         replays.append(source)
         source.start()

@@ -20,18 +20,7 @@ public final class Pipeline {
     /// Receives lines and the topic they belong to: one or more complete lines, separated by
     /// newlines, without a newline after the last (a gesture line, or the touch lines of one event).
     /// The bytes are valid only during the call: copy what you keep.
-    public var onLines: ((Topics, UnsafeBufferPointer<UInt8>) -> Void)? {
-        get { linesCallback?.takeUnretainedValue().call }
-        set { linesCallback = callbacks.keep(newValue.map(LinesCallback.init)) }
-    }
-    /// `onLines`, called for every gesture line and every event's touch lines without counting
-    /// references (TouchCore's Callback.swift).
-    private var linesCallback: Unmanaged<LinesCallback>?
-    private var callbacks = CallbackOwner()
-    private final class LinesCallback {
-        let call: (Topics, UnsafeBufferPointer<UInt8>) -> Void
-        init(_ call: @escaping (Topics, UnsafeBufferPointer<UInt8>) -> Void) { self.call = call }
-    }
+    public var onLines: ((Topics, UnsafeBufferPointer<UInt8>) -> Void)?
     /// Touch lines cost time: they are made only when someone wants them.
     public var wantsTouches = false
     private let log: Logger
@@ -69,17 +58,14 @@ public final class Pipeline {
     private func wire(_ application: Application, _ scene: Scene) {
         application.onWarning = { [log] in log.warning($0) }
         if log.level >= .debug { application.debugLog = { [log] in log.debug($0) } }
-        // These run on every frame and hold the pipeline without a counted reference (an unowned one
-        // is checked by a runtime call each time, and an `unowned(unsafe)` one is retained for every
-        // use): the pipeline owns the applications and the scenes' recognizers that keep them.
-        let pipeline = Unmanaged.passUnretained(self)
+        // Unowned: the pipeline owns the applications and the scenes' recognizers that keep these.
         for r in scene.recognizers {
             // What kind of recognizer it is and the fixed part of its lines, decided once rather than
             // on every action.
             let fields = GestureFields(r)
-            r.addTarget { g in pipeline._withUnsafeGuaranteedRef { $0.report(g, fields) } }
+            r.addTarget { [unowned self] g in report(g, fields) }
         }
-        application.onEvent = { e in pipeline._withUnsafeGuaranteedRef { $0.eventSent(e) } }
+        application.onEvent = { [unowned self] e in eventSent(e) }
         (scene.window as? PassthroughWindow)?.passthrough = passthrough
     }
 
@@ -112,11 +98,9 @@ public final class Pipeline {
 
     // MARK: The event queue
 
-    // The application is reached without retaining it (it is replaced only by `replace(scene:)`, which
-    // nothing called from these runs: a scene is replaced between wakeups, on SIGHUP or a first device).
     public func handle(_ frame: DigitizerFrame) {
         guard passthrough != nil || !retiring.isEmpty else {
-            Unmanaged.passUnretained(application)._withUnsafeGuaranteedRef { $0.handle(frame) }
+            application.handle(frame)
             return
         }
         if let passthrough {
@@ -150,7 +134,7 @@ public final class Pipeline {
     /// go out at its own time.
     public func advance(to time: Double) {
         guard passthrough != nil || !retiring.isEmpty else {
-            Unmanaged.passUnretained(application)._withUnsafeGuaranteedRef { $0.advance(to: time) }
+            application.advance(to: time)
             return
         }
         while let d = nextDeadline, d <= time {
@@ -167,7 +151,7 @@ public final class Pipeline {
     }
 
     public var nextDeadline: Double? {
-        let own = Unmanaged.passUnretained(application)._withUnsafeGuaranteedRef { $0.nextDeadline }
+        let own = application.nextDeadline
         guard !retiring.isEmpty else { return own }
         return ([own] + retiring.map { $0.application.nextDeadline }).compactMap { $0 }.min()
     }
@@ -265,7 +249,7 @@ public final class Pipeline {
 
     /// {"event":"gesture","time":T,"device":D,"recognizer":N,"type":T,"state":S,"view":V,"x":…,"y":…,"touches":N,…}
     func report(_ g: GestureRecognizer, _ fields: GestureFields) {
-        guard let linesCallback else { return }
+        guard let onLines else { return }
         // Written as fixed fragments and values (no per-key bookkeeping): this runs for every update
         // of every continuous gesture.
         writer.reset()
@@ -317,7 +301,7 @@ public final class Pipeline {
         }
         writer.fragment("}")
         let bytes = writer.unsafeBytes                  // the callback copies what it keeps (`onLines`)
-        linesCallback._withUnsafeGuaranteedRef { $0.call(.gestures, bytes) }
+        onLines(.gestures, bytes)
     }
 
     private func writePan(_ pan: PanGestureRecognizer) {
@@ -338,12 +322,12 @@ public final class Pipeline {
     /// The touch lines of one event go out together, one chunk of lines. What stays the same while a
     /// touch is down (its device, id, view and tapCount, T4, T7) is written once and kept as bytes.
     func reportTouches(_ e: Event) {
-        guard let linesCallback else { return }
+        guard let onLines else { return }
         writer.reset()
         var first = true
         // A touch that changed in this event has the event's time as its timestamp (T6).
         let time = e.timestamp
-        e.orderedTouches.forEachUnretained { t in       // the event keeps its touches
+        e.orderedTouches.forEach { t in       // the event keeps its touches
             let phase = t.phase
             guard phase != .stationary else { return }
             if !first { writer.newline() }
@@ -372,7 +356,7 @@ public final class Pipeline {
         }
         guard !first else { return }
         let bytes = writer.unsafeBytes
-        linesCallback._withUnsafeGuaranteedRef { $0.call(.touches, bytes) }
+        onLines(.touches, bytes)
     }
 
     /// The fixed parts of a touch's lines: `,"device":D,"id":N` and `,"view":V,"tapCount":T,"majorRadius":`,

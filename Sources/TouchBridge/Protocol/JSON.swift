@@ -270,15 +270,12 @@ struct LinePiece {
 public struct JSONWriter {
     /// A class, so that copies of the writer share nothing surprising (see `bytes`).
     private let storage: ByteBuffer
-    /// `storage` again, uncounted: `unsafeBytes` hands out the bytes without retaining it.
-    private let storageReference: Unmanaged<ByteBuffer>
     /// Nesting: whether the current object or array needs a comma before its next member (bit per level).
     private var commas: UInt64 = 0
     private var depth = 0
 
     public init(capacity: Int = 256) {
         storage = ByteBuffer(capacity: capacity)
-        storageReference = .passUnretained(storage)
     }
 
     /// The bytes written so far (a copy).
@@ -290,11 +287,8 @@ public struct JSONWriter {
     }
 
     /// The bytes written so far, without copying; valid while the writer is neither written to nor
-    /// dropped. Read through an uncounted reference: handing the bytes to a callback this way counts
-    /// no references (`withBytes` keeps the writer, and so its storage, retained for the call).
-    public var unsafeBytes: UnsafeBufferPointer<UInt8> {
-        storageReference._withUnsafeGuaranteedRef { UnsafeBufferPointer(start: $0.base, count: $0.count) }
-    }
+    /// dropped.
+    public var unsafeBytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage.base, count: storage.count) }
 
     public var string: String { String(decoding: UnsafeBufferPointer(start: storage.base, count: storage.count), as: UTF8.self) }
 

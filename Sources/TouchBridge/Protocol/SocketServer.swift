@@ -349,7 +349,7 @@ public final class SocketServer {
         // The list is walked without retaining each client. A client dropped on the way replaces
         // `clientList`: the walk goes over this local reference to the old list, which keeps it alive.
         let list = clientList
-        list.forEachUnretained { client in
+        list.forEach { client in
             if client.topics.contains(topic) { enqueue(client, line) }
         }
     }
@@ -364,7 +364,7 @@ public final class SocketServer {
         // on every frame cost more than the walk. A client dropped on the way replaces `clientList`;
         // the walk goes over this local reference to the old list, which keeps it alive.
         let list = clientList
-        list.forEachUnretained { client in
+        list.forEach { client in
             guard client.awaitsFlush else { return }
             client.awaitsFlush = false
             if client.isOpen { flush(client) }
