@@ -69,7 +69,7 @@ open class GestureRecognizer: CustomStringConvertible {
     public final var isEnabled = true {
         didSet {
             guard oldValue && !isEnabled else { return }
-            environment?.gatesMayHaveOpened = true
+            environment?.gateMayHaveOpened()
             environment?.disabled(self)
         }
     }
@@ -90,11 +90,11 @@ open class GestureRecognizer: CustomStringConvertible {
     public final var cancelsTouchesInView = true
     /// Began-phase touches are withheld from the view while the recognizer is possible (C2). Default false.
     public final var delaysTouchesBegan = false {
-        didSet { if oldValue && !delaysTouchesBegan { environment?.gatesMayHaveOpened = true } }
+        didSet { if oldValue && !delaysTouchesBegan { environment?.gateMayHaveOpened() } }
     }
     /// Ended-phase touches are withheld from the view while the recognizer is possible (C3). Default true.
     public final var delaysTouchesEnded = true {
-        didSet { if oldValue && !delaysTouchesEnded { environment?.gatesMayHaveOpened = true } }
+        didSet { if oldValue && !delaysTouchesEnded { environment?.gateMayHaveOpened() } }
     }
 
     /// Discrete recognizers (tap, swipe) go straight from possible to recognized (S2).
@@ -143,12 +143,7 @@ open class GestureRecognizer: CustomStringConvertible {
         if trackedTouches.count == 1 && trackedTouches[0] === touch {
             lastCentroid = touch.screenLocation              // S7: where the last touch was seen
         }
-        if let environment {
-            environment.touchesWereIgnored = true
-            environment.s4ScanAll = true                 // the touch no longer links it to the others
-            environment.recipientsVersion += 1
-            environment.gatesMayHaveOpened = true        // the touch no longer waits on this recognizer
-        }
+        environment?.touchIgnored()
         trackedTouches.removeAll { $0 === touch }
         sequenceTouches.removeAll { $0 === touch }
         touch.gestureRecognizers.removeAll { $0 === self }
