@@ -136,13 +136,7 @@ public final class Daemon {
                                   loop: loop, log: log)
         server.queueLimit = options.clientQueueBytes
         devices = InputDevices(loop: loop, log: log, pipeline: pipeline)
-        var hello = JSONWriter()
-        hello.beginObject()
-        hello.key("event"); hello.staticString("hello")
-        hello.key("version"); hello.string(Version.string)
-        hello.key("protocol"); hello.int(Version.protocolVersion)
-        hello.endObject()
-        server.hello = hello.bytes
+        server.hello = HelloLine.encode(version: Version.string, protocolVersion: Version.protocolVersion)
         wire()
     }
 

@@ -383,14 +383,7 @@ public final class InputDevices {
     }
 
     func deviceLine(_ action: StaticString, node: String, name: String) -> [UInt8] {
-        var w = JSONWriter()
-        w.beginObject()
-        w.key("event"); w.staticString("device")
-        w.key("action"); w.staticString(action)
-        w.key("node"); w.string(node)
-        w.key("name"); w.string(name)
-        w.endObject()
-        return w.bytes
+        DeviceLine.encode(action: action, node: node, name: name)
     }
 }
 

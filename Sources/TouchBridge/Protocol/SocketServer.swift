@@ -211,11 +211,8 @@ public final class SocketServer {
                 return
             }
             guard clients.count < SocketServer.maximumClients else {
-                var w = JSONWriter()
-                w.beginObject(); w.key("event"); w.staticString("error")
-                w.key("message"); w.string("too many clients (\(SocketServer.maximumClients)); try again later"); w.endObject()
-                w.newline()
-                _ = w.withBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let refusal = ErrorLine.encode("too many clients (\(SocketServer.maximumClients)); try again later") + [0x0a]
+                _ = refusal.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 close(fd)
                 log.warning("refused a client: already \(SocketServer.maximumClients) clients")
                 continue
@@ -315,20 +312,14 @@ public final class SocketServer {
             return
         case .subscribe(let topics, let names):
             client.topics = topics
-            var w = JSONWriter()
-            w.beginObject(); w.key("event"); w.staticString("subscribed"); w.key("topics"); w.beginArray()
-            for n in ClientCommand.topicNames where names.contains(n) { w.string(n) }
-            w.endArray(); w.endObject()
-            enqueue(client, w.bytes)
+            enqueue(client, SubscribedLine.encode(topics: ClientCommand.topicNames.filter { names.contains($0) }))
             for l in onSubscribe?(topics) ?? [] { enqueue(client, l) }
             topicsChanged()
         }
     }
 
     private func sendError(_ client: Client, _ message: String) {
-        var w = JSONWriter()
-        w.beginObject(); w.key("event"); w.staticString("error"); w.key("message"); w.string(message); w.endObject()
-        enqueue(client, w.bytes)
+        enqueue(client, ErrorLine.encode(message))
     }
 
     private func topicsChanged() {

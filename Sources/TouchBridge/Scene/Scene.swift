@@ -58,7 +58,7 @@ public final class Scene {
 
     /// The socket protocol's "type" of a recognizer.
     public static func typeName(_ r: GestureRecognizer) -> String {
-        Pipeline.Kind(r).typeName.description
+        RecognizerKind(r).name.description
     }
 
     /// Loads a scene file. With `passthrough` every device entry passes through (`touchbridged
@@ -350,7 +350,7 @@ public final class Scene {
             return n
         }
 
-        static var typeNames: String { "tap, longPress, pan, screenEdgePan, swipe, pinch, rotation" }
+        static var typeNames: String { RecognizerKind.sceneTypes.map(\.name.description).joined(separator: ", ") }
 
         /// Resolves names once every recognizer exists.
         mutating func link() throws {

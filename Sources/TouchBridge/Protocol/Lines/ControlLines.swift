@@ -1,0 +1,56 @@
+/// The protocol's other lines (docs/protocol.md), each type's fields written here and nowhere else.
+
+/// `{"event":"hello","version":V,"protocol":P}`: the first line every client gets.
+enum HelloLine {
+    static func encode(version: String, protocolVersion: Int) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("event"); w.staticString("hello")
+        w.key("version"); w.string(version)
+        w.key("protocol"); w.int(protocolVersion)
+        w.endObject()
+        return w.bytes
+    }
+}
+
+/// `{"event":"subscribed","topics":[…]}`: the answer to a subscribe command, topics in protocol order.
+enum SubscribedLine {
+    static func encode(topics: [String]) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("event"); w.staticString("subscribed")
+        w.key("topics"); w.beginArray()
+        for t in topics { w.string(t) }
+        w.endArray()
+        w.endObject()
+        return w.bytes
+    }
+}
+
+/// `{"event":"error","message":M}`: a client line that was refused (nothing of it was done), or a
+/// connection refused.
+enum ErrorLine {
+    static func encode(_ message: String) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("event"); w.staticString("error")
+        w.key("message"); w.string(message)
+        w.endObject()
+        return w.bytes
+    }
+}
+
+/// `{"event":"device","action":"added"|"removed","node":N,"name":D}`: a touchscreen (or a replay
+/// playing as one) came or went, for clients subscribed to devices.
+enum DeviceLine {
+    static func encode(action: StaticString, node: String, name: String) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("event"); w.staticString("device")
+        w.key("action"); w.staticString(action)
+        w.key("node"); w.string(node)
+        w.key("name"); w.string(name)
+        w.endObject()
+        return w.bytes
+    }
+}
