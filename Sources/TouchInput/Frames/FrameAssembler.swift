@@ -83,7 +83,6 @@ public struct FrameAssembler {
 
     /// Runs `slots`, `anonymous` or `single` on the mode's state, changed in place: the state is taken
     /// out of the enum first, so that nothing else holds its arrays while they change.
-
     private mutating func withMode<R>(slots: (inout SlotMode, inout FrameAssembler) -> R,
                                       anonymous: (inout AnonymousMode, inout FrameAssembler) -> R,
                                       single: (inout SingleMode, inout FrameAssembler) -> R) -> R {
