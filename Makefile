@@ -59,7 +59,7 @@ demo: release
 
 # Benchmarks (release): figures and how to reproduce them are in BENCHMARKS.md.
 bench: release
-	scripts/bench.sh
+	bench/bench.sh
 
 # The hardware lab: Debian's kernel under qemu with uinput, udev and libinput (README "Hardware lab").
 lab: deps

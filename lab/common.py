@@ -7,14 +7,14 @@ import signal
 import select
 import socket
 import subprocess
+import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
+import tbsupport  # noqa: E402
 FIX = os.path.join(ROOT, "Tests", "Fixtures")
 SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared", "recordings"))
-
-# Every recording in Tests/Fixtures (the descriptions and the NOTICE are not recordings).
-
 
 results = []
 
@@ -58,44 +58,11 @@ class Device:
         subprocess.run(["udevadm", "settle", "--timeout=10"])
 
 
-class Daemon:
-    def __init__(self, binaries, workdir, args=(), user=None, wrapper=(), start_timeout=10):
-        """`wrapper`: a command the daemon runs under (valgrind), which may need `start_timeout` seconds."""
-        self.socket = os.path.join(workdir, "tb.sock")
-        self.log_path = os.path.join(workdir, "daemon.log")
-        self.log = open(self.log_path, "w")
-        cmd = list(wrapper) + [os.path.join(binaries, "touchbridged"), "--socket", self.socket] + list(args)
-        if user:
-            cmd = ["setpriv", "--reuid", str(user), "--regid", str(user), "--clear-groups"] + cmd
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
-        end = time.time() + start_timeout
-        while not os.path.exists(self.socket):
-            if time.time() > end or self.proc.poll() is not None:
-                raise RuntimeError("touchbridged did not start: " + self.text())
-            time.sleep(0.02)
-
-    def text(self):
-        self.log.flush()
-        with open(self.log_path) as f:
-            return f.read()
-
-    def wait_for_log(self, pattern, timeout=10):
-        end = time.time() + timeout
-        while time.time() < end:
-            m = re.search(pattern, self.text())
-            if m:
-                return m
-            time.sleep(0.05)
-        return None
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-        self.log.close()
+def Daemon(binaries, workdir, args=(), user=None, wrapper=(), start_timeout=10):
+    """The daemon of `binaries` on a socket in `workdir` (Tests/support/tbsupport.py). `wrapper`: a
+    command the daemon runs under (valgrind), which may need `start_timeout` seconds."""
+    return tbsupport.Daemon(os.path.join(binaries, "touchbridged"), args, workdir=workdir, user=user,
+                            wrapper=wrapper, start_timeout=start_timeout)
 
 
 class Client:

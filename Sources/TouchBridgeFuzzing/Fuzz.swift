@@ -90,19 +90,8 @@ public enum Fuzz {
     /// The panels the `frames` target plays events of.
     enum Device {
         static var slots: DeviceDescription {
-            var d = DeviceDescription(name: "fuzz protocol B")
-            d.properties = [InputProperty.direct]
-            d.codes[EventType.key] = [KeyCode.touch]
-            d.addAbs(AbsCode.x, AbsInfo(minimum: 0, maximum: 4095))
-            d.addAbs(AbsCode.y, AbsInfo(minimum: 0, maximum: 4095))
-            d.addAbs(AbsCode.mtSlot, AbsInfo(minimum: 0, maximum: 9))
-            d.addAbs(AbsCode.mtPositionX, AbsInfo(minimum: 0, maximum: 4095, resolution: 16))
-            d.addAbs(AbsCode.mtPositionY, AbsInfo(minimum: 0, maximum: 4095, resolution: 16))
-            d.addAbs(AbsCode.mtTrackingID, AbsInfo(minimum: 0, maximum: 65535))
-            d.addAbs(AbsCode.mtPressure, AbsInfo(minimum: 0, maximum: 255))
-            d.addAbs(AbsCode.mtTouchMajor, AbsInfo(minimum: 0, maximum: 255))
-            d.addAbs(AbsCode.mtToolType, AbsInfo(minimum: 0, maximum: 2))
-            return d
+            .panel(name: "fuzz protocol B", resolution: 16, pressure: true, touchMajor: true, toolType: true,
+                   singleTouchAxes: true)
         }
 
         static var anonymous: DeviceDescription {

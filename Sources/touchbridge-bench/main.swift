@@ -72,17 +72,7 @@ func benchScene() -> Scene {
 /// Ten fingers moving in circles at 240 Hz on a protocol B panel (0…4095), lifting and landing again
 /// every second: kernel events, as a device would send them.
 struct SyntheticPanel {
-    static var device: DeviceDescription {
-        var d = DeviceDescription(name: "bench panel")
-        d.properties = [InputProperty.direct]
-        d.codes[EventType.key] = [KeyCode.touch]
-        d.addAbs(AbsCode.mtSlot, AbsInfo(minimum: 0, maximum: 9))
-        d.addAbs(AbsCode.mtPositionX, AbsInfo(minimum: 0, maximum: 4095))
-        d.addAbs(AbsCode.mtPositionY, AbsInfo(minimum: 0, maximum: 4095))
-        d.addAbs(AbsCode.mtTrackingID, AbsInfo(minimum: 0, maximum: 65535))
-        d.addAbs(AbsCode.mtPressure, AbsInfo(minimum: 0, maximum: 255))
-        return d
-    }
+    static var device: DeviceDescription { .panel(name: "bench panel", pressure: true) }
 
     var frame = 0
     var trackingID: Int32 = 1

@@ -21,16 +21,7 @@ struct PassthroughTests {
     static let fixtures = "/" + #filePath.split(separator: "/").dropLast(2).joined(separator: "/") + "/Fixtures"
 
     /// A panel of 800 × 480 device units mapped one to one onto an 800 × 480 window, ten slots.
-    static var panel: DeviceDescription {
-        var d = DeviceDescription(name: "Test Panel")
-        d.properties = [InputProperty.direct]
-        d.codes[EventType.key] = [KeyCode.touch]
-        d.addAbs(AbsCode.mtSlot, AbsInfo(minimum: 0, maximum: 9))
-        d.addAbs(AbsCode.mtPositionX, AbsInfo(minimum: 0, maximum: 799))
-        d.addAbs(AbsCode.mtPositionY, AbsInfo(minimum: 0, maximum: 479))
-        d.addAbs(AbsCode.mtTrackingID, AbsInfo(minimum: 0, maximum: 65535))
-        return d
-    }
+    static var panel: DeviceDescription { .panel(name: "Test Panel", width: 799, height: 479) }
 
     final class Rig {
         let pipeline: Pipeline

@@ -18,17 +18,8 @@ struct EventScript {
 
 /// A 1000×1000-unit panel onto a 1000×1000-point window: one point per unit.
 func panel(slots: Int = 5, pressure: Bool = false, major: Bool = false) -> DeviceDescription {
-    var d = DeviceDescription(name: "test panel")
-    d.properties = [InputProperty.direct]
-    d.codes[EventType.key] = [KeyCode.touch]
-    d.addAbs(AbsCode.mtSlot, AbsInfo(minimum: 0, maximum: Int32(slots - 1)))
-    d.addAbs(AbsCode.mtPositionX, AbsInfo(minimum: 0, maximum: 999, resolution: 10))
-    d.addAbs(AbsCode.mtPositionY, AbsInfo(minimum: 0, maximum: 999, resolution: 10))
-    d.addAbs(AbsCode.mtTrackingID, AbsInfo(minimum: 0, maximum: 65535))
-    d.addAbs(AbsCode.mtToolType, AbsInfo(minimum: 0, maximum: 2))
-    if pressure { d.addAbs(AbsCode.mtPressure, AbsInfo(minimum: 0, maximum: 255)) }
-    if major { d.addAbs(AbsCode.mtTouchMajor, AbsInfo(minimum: 0, maximum: 255)) }
-    return d
+    .panel(name: "test panel", slots: slots, width: 999, height: 999, resolution: 10, pressure: pressure,
+           touchMajor: major, toolType: true)
 }
 
 func frames(_ device: DeviceDescription, _ script: EventScript, warnings: UnsafeMutablePointer<[String]>? = nil) -> [DigitizerFrame] {

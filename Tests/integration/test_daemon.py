@@ -19,6 +19,8 @@ import unittest
 import warnings
 
 warnings.simplefilter("ignore", ResourceWarning)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import tbsupport  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("TB_BIN", os.path.join(ROOT, ".build", "debug"))
@@ -33,39 +35,9 @@ DRAGS = os.path.join(FIXTURES, "evemu-devices__quanta-optical-ts__1fg-9-touches-
 SCROLL = os.path.join(FIXTURES, "evemu-devices__ep0430m09-ts__2fg-scroll-down.evemu")
 
 
-class Daemon:
-    """A touchbridged process on a private socket."""
-
-    def __init__(self, *args, env=None):
-        self.dir = tempfile.mkdtemp(prefix="tb-test-")
-        self.socket = os.path.join(self.dir, "tb.sock")
-        self.log_path = os.path.join(self.dir, "daemon.log")
-        self.log_file = open(self.log_path, "w")
-        full_env = dict(os.environ)
-        full_env.update(env or {})
-        self.proc = subprocess.Popen([DAEMON, "--socket", self.socket] + list(args),
-                                     stdout=self.log_file, stderr=subprocess.STDOUT, env=full_env)
-        deadline = time.time() + 10
-        while not os.path.exists(self.socket):
-            if self.proc.poll() is not None or time.time() > deadline:
-                raise AssertionError("daemon did not start:\n" + self.log())
-            time.sleep(0.02)
-
-    def log(self):
-        self.log_file.flush()
-        with open(self.log_path) as f:
-            return f.read()
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.log_file.close()
-        shutil.rmtree(self.dir, ignore_errors=True)
+def Daemon(*args, env=None):
+    """A touchbridged (the build under test) on a private socket, removed when it stops."""
+    return tbsupport.Daemon(DAEMON, args, env=env)
 
 
 class Client:
@@ -195,7 +167,7 @@ class ProtocolTests(unittest.TestCase):
             self.assertEqual(kinds.count("gesture"), 1)
             c.close()
             time.sleep(0.3)
-            self.assertIn("disconnected", d.log())
+            self.assertIn("disconnected", d.text())
         finally:
             d.stop()
 
@@ -227,7 +199,7 @@ class ProtocolTests(unittest.TestCase):
             self.assertIsNone(c.next(timeout=5))          # closed
             other.send({"subscribe": ["gestures"]})
             self.assertEqual(other.next()["event"], "subscribed")
-            self.assertIn("over 64 KiB", d.log())
+            self.assertIn("over 64 KiB", d.text())
         finally:
             d.stop()
 
@@ -245,7 +217,7 @@ class ProtocolTests(unittest.TestCase):
                     break
                 got.append(line)
             same_gestures(self, got, expected)
-            self.assertIn("stopped reading", d.log())
+            self.assertIn("stopped reading", d.text())
             # The slow client was cut off: what it can still read ends well before the end.
             slow.sock.settimeout(5)
             data = b""
@@ -268,7 +240,7 @@ class ProtocolTests(unittest.TestCase):
             for c in clients:
                 line = c.next(timeout=15)
                 self.assertEqual(line["recognizer"], "twoFingerTap")
-            self.assertIn("client connected", d.log())
+            self.assertIn("client connected", d.text())
         finally:
             d.stop()
 
@@ -281,7 +253,7 @@ class LifecycleTests(unittest.TestCase):
         self.assertEqual(d.proc.wait(10), 0)
         self.assertFalse(os.path.exists(d.socket))
         self.assertIsNone(c.next(timeout=2))
-        self.assertIn("SIGTERM", d.log())
+        self.assertIn("SIGTERM", d.text())
         d.stop()
 
     def test_sighup_with_a_broken_scene_keeps_the_old_one(self):
@@ -300,7 +272,7 @@ class LifecycleTests(unittest.TestCase):
             line = c.next(timeout=15)
             self.assertEqual(line["recognizer"], "twoTap")       # the old scene still recognizes
             self.assertEqual(line["view"], "pad")
-            log = d.log()
+            log = d.text()
             self.assertIn("keeping the old scene", log)
             self.assertIn("views[0].frame", log)
             # A good scene is taken.
@@ -308,7 +280,7 @@ class LifecycleTests(unittest.TestCase):
                 json.dump({"window": {"width": 1280, "height": 800}, "views": []}, f)
             d.proc.send_signal(signal.SIGHUP)
             time.sleep(0.5)
-            self.assertIn("reloaded", d.log())
+            self.assertIn("reloaded", d.text())
             self.assertIsNone(d.proc.poll())
         finally:
             d.stop()
@@ -468,7 +440,7 @@ class PassthroughTests(unittest.TestCase):
             c = Client(d.socket, ["gestures", "devices"])
             lines = c.until(lambda l: l["event"] == "device" and l["action"] == "removed", timeout=20)
             self.assertEqual(len([l for l in lines if l["event"] == "gesture"]), 5)
-            log = d.log()
+            log = d.text()
             if os.access("/dev/uinput", os.W_OK):
                 self.assertRegex(log, r"pass-through: replay .* → mirror /dev/input/event\d+")
             else:
@@ -764,7 +736,7 @@ class CommandLineTests(unittest.TestCase):
             # Turned clockwise: the panel's x runs down the window, its y from right to left.
             self.assertAlmostEqual(tap["y"] / 1280, plain["x"] / 1280, delta=0.01)
             self.assertAlmostEqual(tap["x"] / 800, 1 - plain["y"] / 800, delta=0.01)
-            self.assertIn("built-in scene, 800×1280 pt", d.log())
+            self.assertIn("built-in scene, 800×1280 pt", d.text())
         finally:
             d.stop()
 

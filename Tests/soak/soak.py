@@ -22,37 +22,16 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from tbsupport import evemu_panel  # noqa: E402
+
 BIN = os.environ.get("TB_BIN", ".build/release")
 SECONDS = float(os.environ.get("SOAK_SECONDS", "60"))
 WARM_UP = min(20.0, SECONDS / 3)
 CLIENTS = 50
 STAYING = 3
 
-DEVICE = """# EVEMU 1.3
-N: Soak Panel
-I: 0018 0000 0000 0000
-P: 02 00 00 00 00 00 00 00
-B: 00 0b 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 04 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 02 00 00 00 00 00 00 00 00
-B: 03 00 00 00 00 00 80 61 04
-A: 2f 0 9 0 0 0
-A: 35 0 4095 0 0 16
-A: 36 0 4095 0 0 16
-A: 39 0 65535 0 0 0
-A: 3a 0 255 0 0 0
-"""
+DEVICE = evemu_panel("Soak Panel", pressure=True)
 
 
 def stream(path, seconds=4.0, hz=1000, seed=7):

@@ -34,8 +34,7 @@ open class RotationGestureRecognizer: GestureRecognizer {
 
     override open func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         super.touchesBegan(touches, with: event)
-        for t in tracker.add(touches) { ignore(t, for: event) }
-        guard tracker.hasBoth else { return }
+        guard tracker.touchesBegan(touches, of: self, with: event) else { return }
         lastAngle = tracker.angle               // a new finger pair: no jump in rotation
         lastTime = event.timestamp
     }
@@ -67,15 +66,12 @@ open class RotationGestureRecognizer: GestureRecognizer {
 
     override open func touchesEnded(_ touches: Set<Touch>, with event: Event) {
         super.touchesEnded(touches, with: event)
-        tracker.remove(touches)
-        guard tracker.isEmpty else { return }
-        endAfterLastLift()
+        tracker.touchesEnded(touches, of: self)
     }
 
     override open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
         super.touchesCancelled(touches, with: event)
-        tracker.remove(touches)
-        state = .failed                          // S6: cancelled when it had begun
+        tracker.touchesCancelled(touches, of: self)
     }
 
     override open func reset() {

@@ -21,6 +21,27 @@ struct TwoFingerTracker {
 
     mutating func removeAll() { fingers = [] }
 
+    // The two-finger recognizers' shared lifecycle (PI3, RO3):
+
+    /// Touches landed on `r`: the first two are followed, later ones ignored (C5). True when both
+    /// fingers are down.
+    mutating func touchesBegan(_ touches: Set<Touch>, of r: GestureRecognizer, with event: Event) -> Bool {
+        for t in add(touches) { r.ignore(t, for: event) }
+        return hasBoth
+    }
+
+    /// Fingers lifted: the gesture lasts until both have, then ends (or fails, had it not begun).
+    mutating func touchesEnded(_ touches: Set<Touch>, of r: GestureRecognizer) {
+        remove(touches)
+        if isEmpty { r.endAfterLastLift() }
+    }
+
+    /// Fingers were cancelled: the gesture is cancelled, or fails if it had not begun (S6).
+    mutating func touchesCancelled(_ touches: Set<Touch>, of r: GestureRecognizer) {
+        remove(touches)
+        r.state = .failed
+    }
+
     /// Distance between the two fingers, in screen points.
     var distance: Double { fingers[0].screenLocation.distance(to: fingers[1].screenLocation) }
 

@@ -5,7 +5,7 @@ target "no allocation on the steady-state path of a moving touch" (BENCHMARKS.md
     valgrind --tool=callgrind --callgrind-out-file=cg.out \\
         --dump-before='$s9TouchCore11ApplicationC6handleyyAA14DigitizerFrameVF' \\
         .build/release/touchbridge-bench --quick --only=pipeline
-    scripts/allocations.py cg.out [--period 240]
+    bench/allocations.py cg.out [--period 240]
 
 Every dump after the first holds one frame (Application.handle to the next one). A frame allocates
 when anything in it calls malloc, calloc, realloc or an aligned allocation (Swift's allocations all

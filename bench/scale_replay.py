@@ -9,7 +9,7 @@ The recording is written here: 3,422 frames at 240 Hz (the size of the 3M MicroT
 scaling issue was measured on), the stream of `make bench`'s scale section: fingers land one after
 another, circle, lift one after another, and one- and two-finger taps follow, every two seconds.
 
-    python3 scripts/scale_replay.py [--bin .build/release] [--frames 3422] [--sets 1,10,25,50,100]
+    python3 bench/scale_replay.py [--bin .build/release] [--frames 3422] [--sets 1,10,25,50,100]
 
 Standard library only; needs the release build of touchbridgectl and /usr/bin/time.
 """
@@ -19,32 +19,13 @@ import math
 import os
 import subprocess
 import tempfile
+import sys
 import time
 
-DEVICE = """# EVEMU 1.3
-N: Scale Panel
-I: 0018 0000 0000 0000
-P: 02 00 00 00 00 00 00 00
-B: 00 0b 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 04 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 01 00 00 00 00 00 00 00 00
-B: 02 00 00 00 00 00 00 00 00
-B: 03 00 00 00 00 00 80 60 02
-A: 2f 0 9 0 0 0
-A: 35 0 4095 0 0 16
-A: 36 0 4095 0 0 16
-A: 39 0 65535 0 0 0
-"""
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "support"))
+from tbsupport import evemu_panel  # noqa: E402
+
+DEVICE = evemu_panel("Scale Panel")
 
 
 def recording(path, frames):
@@ -112,10 +93,9 @@ def main():
         scene(path, sets)
         stats = os.path.join(tmp, "time")
         start = time.monotonic()
-        with open(os.devnull, "w") as null:
-            p = subprocess.run(["/usr/bin/time", "-o", stats, "-f", "%M",
-                                os.path.join(args.bin, "touchbridgectl"), "replay", "--scene", path, rec],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True)
+        p = subprocess.run(["/usr/bin/time", "-o", stats, "-f", "%M",
+                            os.path.join(args.bin, "touchbridgectl"), "replay", "--scene", path, rec],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True)
         wall = time.monotonic() - start
         lines = p.stdout.count(b"\n")
         with open(stats) as f:

@@ -10,7 +10,7 @@ given share of the frames, and which functions hold them.
     valgrind --tool=callgrind --dump-instr=yes \\
         --toggle-collect='$s17touchbridge_bench11replayPlaysL6_yyFTf*' --callgrind-out-file=cg.out \\
         .build/release/touchbridge-bench --only=replay --recording=FILE --desc=DESC --repeat=3
-    scripts/callsites.py cg.out FRAMES [--share 0.5] [--by-caller 20]
+    bench/callsites.py cg.out FRAMES [--share 0.5] [--by-caller 20]
 
 FRAMES is the number of frames played (the bench prints it).
 
@@ -24,7 +24,7 @@ paced at 60 Hz so that it keeps up under callgrind), with a client on every topi
     valgrind --tool=callgrind --dump-instr=yes --collect-jumps=yes --callgrind-out-file=cg.out \\
         --dump-before='$s9TouchCore11ApplicationC6handleyyAA14DigitizerFrameVF' \\
         .build/release/touchbridged --no-devices --replay BURST-PACED-60HZ --replay-desc DESC --socket S
-    scripts/callsites.py --dumps cg.out
+    bench/callsites.py --dumps cg.out
 """
 import argparse
 import collections
