@@ -295,8 +295,8 @@ public final class Application: Responder {
     private func dispatch(time: Double, landed: Bool) {
         event.timestamp = time
         if eventListStale {
-            // The event's list has storage of its own, refilled when touches came or went. (Sharing the
-            // live list's storage, as it did, made every landing and every lift copy that list.)
+            // The event's list has storage of its own, refilled when touches came or went: were it the
+            // live list's storage shared, every landing and every lift would copy that list.
             event.orderedTouches.removeAll(keepingCapacity: true)
             event.orderedTouches.append(contentsOf: liveTouches)
             eventListStale = false

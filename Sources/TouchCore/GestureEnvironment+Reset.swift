@@ -129,8 +129,7 @@ extension GestureEnvironment {
         return dependents(of: a).allSatisfy(visit)
     }
 
-    /// A finished group in the order the resets have always run in: from its first member in
-    /// participation order, breadth first, each step's members in participation order; members linked
+    /// A finished group in reset order (S4): from its first member in participation order, breadth first, each step's members in participation order; members linked
     /// only through an earlier sequence's touch lists last, in participation order. Each touch's list is
     /// walked once: the members holding it are all taken the first time.
     private func inResetOrder(_ group: [GestureRecognizer]) -> [GestureRecognizer] {

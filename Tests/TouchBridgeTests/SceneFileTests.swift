@@ -115,6 +115,18 @@ struct SceneFileTests {
         d.addAbs(AbsCode.mtPositionY, AbsInfo(minimum: 0, maximum: 1999, resolution: 10))    // 200 mm
         #expect(Scene.builtIn(for: d).window.bounds.size == Size(width: 1925, height: 1283))
     }
+
+    @Test("A panel whose resolution does not fit its range gets the default window, not a 0 × 0 pt or a ten-metre one")
+    func implausibleSize() {
+        for (range, resolution): (Int32, Int32) in [(2, 17900), (799, 1000), (65535, 1), (4095, 0)] {
+            var d = DeviceDescription(name: "odd")
+            d.addAbs(AbsCode.x, AbsInfo(minimum: 0, maximum: range, resolution: resolution))
+            d.addAbs(AbsCode.y, AbsInfo(minimum: 0, maximum: range, resolution: resolution))
+            #expect(Scene.physicalSize(of: d) == nil)
+            #expect(Scene.builtIn(for: d).window.bounds.size == Scene.defaultWindowSize)
+        }
+        #expect(Scene.physicalSize(of: .panel(name: "10 cm", width: 999, height: 499, resolution: 10)) == Size(width: 642, height: 321))
+    }
 }
 
 @Suite("JSON")

@@ -99,14 +99,23 @@ extension Scene {
     }
 
     /// The built-in scene sized for a device: its physical size in points when the kernel reports a
-    /// resolution, else `defaultWindowSize`.
+    /// plausible one (each side between `plausibleMillimetres`), else `defaultWindowSize`. A panel's
+    /// driver may report a resolution that does not fit its range (a wrong unit, a copied value): a
+    /// window of 0 × 0 pt, or of ten metres, would make every gesture's thresholds meaningless.
     public static func builtIn(for device: DeviceDescription, passthrough: Bool = false,
                                rotation: CoordinateMapping.Rotation? = nil) -> Scene {
-        guard let axes = device.positionAxes, axes.x.resolution > 0, axes.y.resolution > 0 else {
-            return builtIn(passthrough: passthrough, rotation: rotation)
-        }
-        let w = axes.x.span / Double(axes.x.resolution) * pointsPerMillimetre
-        let h = axes.y.span / Double(axes.y.resolution) * pointsPerMillimetre
-        return builtIn(size: Size(width: w.rounded(), height: h.rounded()), passthrough: passthrough, rotation: rotation)
+        builtIn(size: physicalSize(of: device) ?? defaultWindowSize, passthrough: passthrough, rotation: rotation)
+    }
+
+    /// The panel sides a physical size is believed for, in millimetres: a watch to a wall display.
+    public static let plausibleMillimetres = 20.0...3000.0
+
+    /// The device's size in points from its axes' ranges and resolutions; nil when it reports none or
+    /// one outside `plausibleMillimetres`.
+    public static func physicalSize(of device: DeviceDescription) -> Size? {
+        guard let axes = device.positionAxes, axes.x.resolution > 0, axes.y.resolution > 0 else { return nil }
+        let w = axes.x.span / Double(axes.x.resolution), h = axes.y.span / Double(axes.y.resolution)
+        guard plausibleMillimetres.contains(w), plausibleMillimetres.contains(h) else { return nil }
+        return Size(width: (w * pointsPerMillimetre).rounded(), height: (h * pointsPerMillimetre).rounded())
     }
 }
