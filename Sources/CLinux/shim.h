@@ -18,4 +18,10 @@ static inline int clinux_epoll_closed(void) { return EPOLLHUP | EPOLLERR; }
 
 /// SO_PEERCRED (the peer's pid, uid and gid: three ints), without _GNU_SOURCE's struct ucred.
 static inline int clinux_so_peercred(void) { return SO_PEERCRED; }
+/// SO_PEERGROUPS (the peer's supplementary groups, Linux 4.13): whom `--control-group` admits.
+#ifdef SO_PEERGROUPS
+static inline int clinux_so_peergroups(void) { return SO_PEERGROUPS; }
+#else
+static inline int clinux_so_peergroups(void) { return 59; }
+#endif
 #endif

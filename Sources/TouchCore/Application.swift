@@ -25,6 +25,12 @@ public final class Application: Responder {
         didSet { for w in windows { w.environment.debugLog = debugLog } }
     }
 
+    /// When set, called with every recognizer's every state change (S2), waits for failure
+    /// requirements (F1) and resets (S4) included, in the order they happen.
+    public var onTransition: ((RecognizerTransition) -> Void)? {
+        didSet { for w in windows { w.environment.onTransition = onTransition } }
+    }
+
     /// All live touches, in the order they began.
     private var liveTouches: [Touch] = []
     /// `handle`'s list of the touches a frame begins, between frames (always empty).
@@ -67,6 +73,7 @@ public final class Application: Responder {
         environments.append(window.environment)
         window.application = self
         window.environment.debugLog = debugLog
+        window.environment.onTransition = onTransition
         for w in windows { w.environment.isOnlyWindow = windows.count == 1 }
     }
 

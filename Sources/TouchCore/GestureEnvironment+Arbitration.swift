@@ -26,9 +26,9 @@ extension GestureEnvironment {
         defer { depth -= 1; endUpdate() }
         switch r.storedState {
         case .possible:
-            if r.isParticipating { r.pendingState = nil; fail(r, input: "isEnabled = false") }
+            if r.isParticipating { r.pendingState = nil; fail(r, input: GestureEnvironment.disabledInput) }
         case .began, .changed:
-            transition(r, to: .cancelled, input: "isEnabled = false")
+            transition(r, to: .cancelled, input: GestureEnvironment.disabledInput)
             queue.append(.action(r))
         case .ended, .cancelled, .failed:
             break
@@ -58,7 +58,7 @@ extension GestureEnvironment {
             return
         }
         if let blocker = requirements.first(where: { isStillDeciding($0) }) {
-            if r.pendingState == nil { log("\(r): possible → \(input()) → possible (waits for \(blocker) to fail)") }
+            if r.pendingState == nil { logTransition(r, from: .possible, to: .possible, input: input(), waitsFor: blocker) }
             r.pendingState = target
             mayHaveWaiters = true
             return
@@ -129,7 +129,7 @@ extension GestureEnvironment {
                "S2: illegal transition \(r): \(old) → \(new)")
         r.storedState = new
         stateChanged(r, to: new)
-        log("\(r): \(old) → \(input()) → \(new)")
+        logTransition(r, from: old, to: new, input: input())
     }
 
     // MARK: Relations

@@ -187,7 +187,7 @@ extension GestureEnvironment {
             if r.asksAboutRequirements { askingParticipants.removeAll { $0 === r } }
         }
         recognizerLeft(r)
-        if old != .possible { log("\(r): \(old) → \(input()) → possible") }
+        if old != .possible { logTransition(r, from: old, to: .possible, input: input()) }
         r.reset()
     }
 }

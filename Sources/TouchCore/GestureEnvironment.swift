@@ -27,6 +27,9 @@ final class GestureEnvironment {
     /// The clock: the timestamp of the event or timer being processed.
     var time: Double = 0
     var debugLog: ((String) -> Void)?
+    var onTransition: ((RecognizerTransition) -> Void)?
+    /// Someone reads the transition stream: recognizers' reasons are worth formatting (`fail(because:)`).
+    var wantsReasons: Bool { onTransition != nil }
     /// Recognizers taking part in the current touch sequences, in the order they joined (X7).
     var participants: [GestureRecognizer] = []
     /// Touches whose view delivery waits on a recognizer (C2, C3), possibly after they ended.
@@ -230,6 +233,7 @@ final class GestureEnvironment {
     /// which holds this environment).
     func letGoOfTouches() {
         debugLog = nil                               // whoever listened may be going away too
+        onTransition = nil
         // S4's reset, early: each recognizer's own lists of touches (a tap's fingers, a pan's) go too.
         for r in participants { resetRecognizer(r, input: "the application went away", leavingList: false) }
         detachAll()
@@ -244,5 +248,37 @@ final class GestureEnvironment {
     func log(_ message: @autoclosure () -> String) {
         guard let debugLog else { return }
         debugLog(message())
+    }
+
+    /// The transition log's cause of a change C6 makes (the stream's reason: "disabled").
+    static let disabledInput = "isEnabled = false"
+
+    /// A recognizer's state changed (or it waits, F1): the transition log and the transition stream.
+    /// `input` is what the environment says of it: the event phase being delivered, perhaps followed
+    /// by "; " and why ("touchesEnded; prevented by pan"), or only why ("excluded by pan"). The
+    /// recognizer's own reason (`fail(because:)`), when it gave one, goes to the stream only: the
+    /// log's lines keep their form (`r: old → input → new`).
+    func logTransition(_ r: GestureRecognizer, from old: GestureRecognizer.State, to new: GestureRecognizer.State,
+                       input: @autoclosure () -> String, waitsFor: GestureRecognizer? = nil) {
+        let own = r.failureReason
+        r.failureReason = nil
+        if let debugLog {
+            debugLog("\(r): \(old) → \(input()) → \(new)" + (waitsFor.map { " (waits for \($0) to fail)" } ?? ""))
+        }
+        guard let onTransition else { return }
+        let said = input()
+        let cause = self.input.description
+        var reason: String?
+        if said == cause {
+            reason = nil
+        } else if said.hasPrefix(cause + "; ") {
+            reason = String(said.dropFirst(cause.count + 2))
+        } else {
+            reason = said == GestureEnvironment.disabledInput ? "disabled" : said
+        }
+        if let own { reason = reason.map { "\($0); \(own)" } ?? own }
+        if let waitsFor { reason = reason.map { "\($0); waits for \(waitsFor) to fail" } ?? "waits for \(waitsFor) to fail" }
+        onTransition(RecognizerTransition(recognizer: r, from: old, to: new, time: time, cause: cause,
+                                           reason: reason, waitsFor: waitsFor))
     }
 }

@@ -114,6 +114,9 @@ open class GestureRecognizer: CustomStringConvertible {
         requirementsCache = nil
     }
 
+    /// The recognizers this one requires to fail (`require(toFail:)`), in the order they were added.
+    public final var failureRequirements: [GestureRecognizer] { requiredToFail.map(\.value) }
+
     /// The centroid of the recognizer's touches in `view`'s space (nil: window), S7. After the last
     /// touch has gone it stays where the touches were last seen.
     open func location(in view: View?) -> Point {
@@ -191,6 +194,26 @@ open class GestureRecognizer: CustomStringConvertible {
         delegate?.recognizesSimultaneouslyWithEveryone(self) ?? false
     }
 
+    /// Fails the recognizer (S2: possible → failed; from began or changed, cancelled, S6) and says why,
+    /// for the transition log and the recognizer stream (`Application.onTransition`): "moved 52 pt".
+    /// The reason is formatted only when someone reads it.
+    public final func fail(because reason: @autoclosure () -> String) {
+        if environment?.wantsReasons == true { failureReason = reason() }
+        state = .failed
+        failureReason = nil
+    }
+
+    /// For reasons: a length or a time with at most one decimal ("52", "0.8").
+    static func format(_ v: Double) -> String {
+        let tenths = (v * 10).rounded()
+        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : String(tenths / 10)
+    }
+
+    /// "moved 52 pt (at most 45 pt)".
+    static func moved(_ distance: Double, _ limit: Double) -> String {
+        "moved \(format(distance)) pt (at most \(format(limit)) pt)"
+    }
+
     /// A timer for the subclass, in the event clock's seconds: `deadlineReached(at:)` is called when
     /// `Application.advance(to:)` reaches it (D3). One per recognizer; nil cancels; reset clears it.
     public final var deadline: Double? {
@@ -212,7 +235,7 @@ open class GestureRecognizer: CustomStringConvertible {
     /// ended if it had begun, failed if it never did.
     func endAfterLastLift() {
         switch state {
-        case .possible: state = .failed
+        case .possible: fail(because: "lifted before it began")
         case .began, .changed: state = .ended
         case .ended, .cancelled, .failed: break
         }
@@ -275,6 +298,8 @@ open class GestureRecognizer: CustomStringConvertible {
     var s4Mark = DeliveryMark(environment: nil, round: 0)
     /// The S4 group walk the recognizer was last taken into (`finishedGroup`).
     var groupMark = DeliveryMark(environment: nil, round: 0)
+    /// The reason `fail(because:)` gave, until the transition it explains is logged.
+    var failureReason: String?
     /// `asksAboutFailureRequirements`, worked out as it joins a sequence (GestureEnvironment.participate).
     var asksAboutRequirements = false
     /// When it joined its sequence, counted by its environment: the participants' order (X7, S4) without

@@ -44,7 +44,7 @@ struct DaemonClientTests {
         }
         let c = try #require(client)
         let hello = try JSONParser.parse(String(decoding: c.readLine() ?? [], as: UTF8.self))
-        #expect(hello["event"]?.stringValue == "hello" && hello["protocol"]?.numberValue == 1)
+        #expect(hello["event"]?.stringValue == "hello" && hello["protocol"]?.numberValue == 2)
         try c.send(#"{"subscribe":["gestures"]}"#)
         #expect(try JSONParser.parse(String(decoding: c.readLine() ?? [], as: UTF8.self))["event"]?.stringValue == "subscribed")
         var live: [JSON] = []

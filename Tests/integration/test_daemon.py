@@ -138,7 +138,7 @@ class ProtocolTests(unittest.TestCase):
         d = Daemon("--no-devices", "--replay", TWO_FINGER_TAP, "--replay-delay", "0.5")
         try:
             c = Client(d.socket, ["gestures", "touches", "devices"])
-            self.assertEqual(c.hello, {"event": "hello", "version": c.hello["version"], "protocol": 1})
+            self.assertEqual(c.hello, {"event": "hello", "version": c.hello["version"], "protocol": 2})
             lines = c.until(lambda l: l["event"] == "device" and l["action"] == "removed")
             kinds = [l["event"] for l in lines]
             self.assertEqual(kinds, ["device", "touch", "touch", "gesture", "touch", "touch", "device"])

@@ -75,5 +75,5 @@ public struct Arguments {
 
 public enum Version {
     public static let string = "0.1.0"
-    public static let protocolVersion = 1
+    public static let protocolVersion = 2
 }

@@ -8,6 +8,9 @@ public struct DaemonOptions {
     public var scenePath: String?
     public var socketPath: String?
     public var socketGroup: String?
+    /// Members of this group may send control commands (`set`, `scene`), beside root and the
+    /// daemon's own user.
+    public var controlGroup: String?
     /// Recordings played as devices, one after another (`--replay`, repeatable).
     public var replayPaths: [String] = []
     /// Play them again and again (`--replay-loop`).
@@ -35,6 +38,8 @@ public struct DaemonOptions {
       --socket PATH        where to listen; default /run/touchbridge/touchbridge.sock as root,
                            else $XDG_RUNTIME_DIR/touchbridge.sock (systemd socket activation wins)
       --socket-group NAME  the group that may connect (the socket is mode 0660)
+      --control-group NAME the group whose members may also control the daemon (set, scene commands);
+                           root and the daemon's own user always may
       --replay FILE        also play a recording as a device (evemu-record, libinput record's YAML, evtest
                            text, or E: lines with --replay-desc); repeat it to play several, one after
                            another, each a device of its own
@@ -57,12 +62,13 @@ public struct DaemonOptions {
 
     public static func parse(_ args: [String]) throws -> (DaemonOptions, help: Bool, version: Bool) {
         let a = try Arguments(args, spec: .init(flags: ["no-devices", "passthrough", "replay-loop", "verbose", "help", "version"],
-                                                options: ["scene", "socket", "socket-group", "replay", "replay-desc", "replay-delay", "client-queue", "rotation"]),
+                                                options: ["scene", "socket", "socket-group", "control-group", "replay", "replay-desc", "replay-delay", "client-queue", "rotation"]),
                               program: "touchbridged")
         var o = DaemonOptions()
         o.scenePath = a["scene"]
         o.socketPath = a["socket"]
         o.socketGroup = a["socket-group"]
+        o.controlGroup = a["control-group"]
         o.replayPaths = a.values("replay")
         o.replayLoop = a.has("replay-loop")
         if o.replayLoop && o.replayPaths.isEmpty {
@@ -135,6 +141,13 @@ public final class Daemon {
         server = try SocketServer(path: options.socketPath ?? SocketServer.defaultPath(), group: options.socketGroup,
                                   loop: loop, log: log)
         server.queueLimit = options.clientQueueBytes
+        if let name = options.controlGroup {
+            guard let group = ControlPolicy.group(named: name) else {
+                server.shutdown()
+                throw ServerError("control group \"\(name)\" does not exist (create it, or name another with --control-group)")
+            }
+            server.controlPolicy.group = group
+        }
         devices = InputDevices(loop: loop, log: log, pipeline: pipeline)
         server.hello = HelloLine.encode(version: Version.string, protocolVersion: Version.protocolVersion)
         wire()
@@ -143,13 +156,72 @@ public final class Daemon {
     private func wire() {
         // The daemon owns the pipeline, the devices and the loop that hold these, and outlives them.
         pipeline.onLines = { [server] topic, lines in server.broadcast(lines, topic: topic) }
-        server.onTopicsChanged = { [unowned self] topics in self.pipeline.wantsTouches = topics.contains(.touches) }
-        server.onSubscribe = { [unowned self] topics in topics.contains(.devices) ? self.devices.presentDeviceLines() : [] }
-        devices.onDeviceLine = { [unowned self] line in self.server.broadcast(line, topic: .devices) }
+        server.onTopicsChanged = { [unowned self] topics in
+            self.pipeline.wantsTouches = topics.contains(.touches)
+            self.pipeline.wantsRecognizers = topics.contains(.recognizers)
+            self.wantsScene = topics.contains(.scene)
+        }
+        server.onSubscribe = { [unowned self] topics in
+            (topics.contains(.devices) ? self.devices.presentDeviceLines() : [])
+                + (topics.contains(.scene) ? [self.pipeline.sceneLine()] : [])
+        }
+        server.onControl = { [unowned self] request in self.control(request) }
+        server.onDisconnect = { [unowned self] connection in
+            self.pipeline.removeClientScenes(of: connection, at: monotonicNow())
+            self.rearm()
+        }
+        pipeline.onSceneChanged = { [unowned self] in
+            self.sceneChanged = true
+            if !self.inControl { self.sendScene() }
+        }
+        devices.onDeviceLine = { [unowned self] line in
+            if self.inControl { self.heldLines.append((line, .devices)) } else { self.server.broadcast(line, topic: .devices) }
+        }
+        server.onControlAnswered = { [unowned self] in
+            for (line, topic) in self.heldLines { self.server.broadcast(line, topic: topic) }
+            self.heldLines = []
+            if self.sceneChanged { self.sendScene() }
+        }
         devices.onActivity = { [unowned self] in self.rearm() }
         loop.afterHandlers = { [server] in server.flushQueued() }
         try? loop.add(signals.fd) { [unowned self] _ in self.handleSignals() }
         try? loop.add(deadline.fd) { [unowned self] _ in self.timerFired() }
+    }
+
+    /// Someone is subscribed to the scene topic.
+    private var wantsScene = false
+    /// A control command is being carried out: what it changes is told after its answer.
+    private var inControl = false
+    private var heldLines: [([UInt8], Topics)] = []
+    private var sceneChanged = false
+
+    /// The scene topic's line, to those subscribed, once per change.
+    private func sendScene() {
+        sceneChanged = false
+        if wantsScene { server.broadcast(pipeline.sceneLine(), topic: .scene) }
+    }
+
+    /// A control command of a permitted peer (protocol 2): carried out whole, or refused whole.
+    private func control(_ request: SocketServer.ControlRequest) -> Result<Void, ClientCommand.Refusal> {
+        let now = monotonicNow()
+        inControl = true
+        defer { inControl = false }
+        do throws(ClientCommand.Refusal) {
+            switch request.command {
+            case .setRecognizers(let patterns, let enabled):
+                try pipeline.setEnabled(patterns: patterns, enabled: enabled, at: now)
+            case .setDevice(let target, let change):
+                try devices.setMapping(target, change)
+            case .scene(let name, let views):
+                try pipeline.setClientScene(connection: request.connection, name: name, views: views, at: now)
+            case .subscribe:
+                break
+            }
+        } catch {
+            return .failure(error)
+        }
+        rearm()
+        return .success(())
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.

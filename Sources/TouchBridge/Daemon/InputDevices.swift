@@ -31,6 +31,8 @@ public final class InputDevices {
         var grabbedAt: Double?
         /// The wait for a neutral panel was logged.
         var toldWaiting = false
+        /// A `set device` waits for the panel to be free of fingers (`applyPendingMapping`).
+        var mappingPending = false
 
         init(device: EvdevDevice, info: DeviceInfo, index: Int, config: DeviceConfig) {
             self.device = device
@@ -54,6 +56,10 @@ public final class InputDevices {
     private var sizedDefaultScene = false
     /// Mirrors seen on the bus, logged once each.
     private var ignoredMirrors: Set<String> = []
+    /// Live mapping changes (protocol 2 `set device`), by device index; a change for every device
+    /// (`"*"`) is in `mappingChangeForAll` and merged into these, so that the later change wins.
+    private var mappingChanges: [Int: ClientCommand.MappingChange] = [:]
+    private var mappingChangeForAll = ClientCommand.MappingChange()
     /// Device lines ({"event":"device",…}) for subscribers.
     public var onDeviceLine: (([UInt8]) -> Void)?
     /// Called after frames or timers changed the pipeline, so the deadline timer can be re-armed.
@@ -106,8 +112,8 @@ public final class InputDevices {
                 continue
             }
             d.config = config
-            config.configure(&d.device.assembler.mapping, window: pipeline.scene.window.bounds,
-                             udevCalibration: d.info.calibrationMatrix)
+            mapping(d.config, index: d.index).configure(&d.device.assembler.mapping, window: pipeline.scene.window.bounds,
+                                                        udevCalibration: d.info.calibrationMatrix)
             if config.passthrough && d.mirror == nil {
                 startPassthrough(d)
             } else if !config.passthrough && d.mirror != nil {
@@ -140,14 +146,15 @@ public final class InputDevices {
             return
         }
         let index = nextIndex
+        let mapped = mapping(config, index: index)
         do {
             let device = try EvdevDevice(path: info.devnode, deviceIndex: index, target: pipeline.scene.window.bounds,
                                          acceptTablets: config.tablets, grab: config.grab && !config.passthrough) { m in
-                config.configure(&m, window: pipeline.scene.window.bounds, udevCalibration: info.calibrationMatrix)
+                mapped.configure(&m, window: pipeline.scene.window.bounds, udevCalibration: info.calibrationMatrix)
             }
             nextIndex += 1
             if adoptDefaultScene(for: device.description) {
-                config.configure(&device.assembler.mapping, window: pipeline.scene.window.bounds, udevCalibration: info.calibrationMatrix)
+                mapped.configure(&device.assembler.mapping, window: pipeline.scene.window.bounds, udevCalibration: info.calibrationMatrix)
             }
             device.assembler.onWarning = { [log] in log.warning($0) }
             device.onDropped = { [log] in
@@ -203,7 +210,7 @@ public final class InputDevices {
             }
             if result != .removed { grabIfNeutral(d) }
         }
-        if result == .removed { close(d.node, reason: "removed") }
+        if result == .removed { close(d.node, reason: "removed") } else if d.mappingPending { applyPendingMapping(d) }
         onActivity?()
     }
 
@@ -334,17 +341,21 @@ public final class InputDevices {
         nextIndex += 1
         adoptDefaultScene(for: recording.device)
         var mapping = CoordinateMapping(device: recording.device, target: pipeline.scene.window.bounds)!
-        config.configure(&mapping, window: pipeline.scene.window.bounds, udevCalibration: nil)
+        self.mapping(config, index: index).configure(&mapping, window: pipeline.scene.window.bounds, udevCalibration: nil)
         let source: ReplaySource
         do {
             source = try ReplaySource(recording: recording, node: info.devnode, mapping: mapping, deviceIndex: index,
-                                      delay: delay, loop: self.loop, log: log)
+                                      config: config, delay: delay, loop: self.loop, log: log)
         } catch {
             log.error("cannot replay \(path): \(error)")
             return
         }
         var mirror: UinputDevice?
-        source.onFrame = { [unowned self] in self.pipeline.handle($0); self.onActivity?() }
+        source.onFrame = { [unowned self, unowned source] in
+            self.pipeline.handle($0)
+            if source.mappingPending { self.applyPendingMapping(source) }
+            self.onActivity?()
+        }
         source.onStart = { [unowned self] in
             log.info("replaying \(path) as device \(index) \"\(recording.device.name)\" (\(recording.events.count) events)")
             self.onDeviceLine?(self.deviceLine("added", node: info.devnode, name: recording.device.name))
@@ -385,6 +396,69 @@ public final class InputDevices {
     func deviceLine(_ action: StaticString, node: String, name: String) -> [UInt8] {
         DeviceLine.encode(action: action, node: node, name: name)
     }
+
+    // MARK: Live mapping (protocol 2 `set device`)
+
+    /// A device's scene entry with the live changes made to it.
+    private func mapping(_ config: DeviceConfig, index: Int) -> DeviceConfig {
+        (mappingChanges[index] ?? mappingChangeForAll).applied(to: config)
+    }
+
+    /// Changes how a device (or every device, those that come later included) maps onto the window.
+    /// It takes effect from the next touch sequence that begins on the device: at once when no finger
+    /// is on it, else when the last one lifts, never mid-touch. Devices subscribers then get a
+    /// `"changed"` line with the new mapping.
+    public func setMapping(_ target: ClientCommand.DeviceTarget, _ change: ClientCommand.MappingChange) throws(ClientCommand.Refusal) {
+        switch target {
+        case .index(let i):
+            guard open.values.contains(where: { $0.index == i }) || replays.contains(where: { $0.index == i }) else {
+                let present = open.values.map { "\($0.index) (\($0.node))" } + replays.map { "\($0.index) (\($0.node))" }
+                throw ClientCommand.Refusal(message: "set.device: there is no device \(i); "
+                    + (present.isEmpty ? "no device is present (\"*\" sets every device, those that come later included)"
+                                       : "the devices are \(present.sorted().joined(separator: ", ")), or \"*\" for every device"))
+            }
+            mappingChanges[i] = (mappingChanges[i] ?? mappingChangeForAll).merged(with: change)
+        case .all:
+            mappingChangeForAll = mappingChangeForAll.merged(with: change)
+            for k in Array(mappingChanges.keys) { mappingChanges[k] = mappingChanges[k]!.merged(with: change) }
+        }
+        func affected(_ index: Int) -> Bool {
+            if case .index(let i) = target { return i == index }
+            return true
+        }
+        for node in open.keys.sorted() {
+            guard let d = open[node], affected(d.index) else { continue }
+            d.mappingPending = true
+            applyPendingMapping(d)
+        }
+        for r in replays where affected(r.index) {
+            r.mappingPending = true
+            applyPendingMapping(r)
+        }
+    }
+
+    private func applyPendingMapping(_ d: OpenDevice) {
+        guard d.device.assembler.isNeutral else { return }
+        d.mappingPending = false
+        mapping(d.config, index: d.index).configure(&d.device.assembler.mapping, window: pipeline.scene.window.bounds,
+                                                    udevCalibration: d.info.calibrationMatrix)
+        mappingChanged(index: d.index, node: d.node, name: d.name, d.device.assembler.mapping)
+    }
+
+    private func applyPendingMapping(_ r: ReplaySource) {
+        guard r.isNeutral else { return }
+        r.mappingPending = false
+        var m = r.mapping
+        mapping(r.config, index: r.index).configure(&m, window: pipeline.scene.window.bounds, udevCalibration: nil)
+        r.mapping = m
+        mappingChanged(index: r.index, node: r.node, name: r.recording.device.name, m)
+    }
+
+    private func mappingChanged(index: Int, node: String, name: String, _ m: CoordinateMapping) {
+        log.info("device \(index) \(node) \"\(name)\": mapping now rotation \(m.rotation.rawValue)°"
+                 + (m.flipX ? ", flipX" : "") + (m.flipY ? ", flipY" : "") + ", matrix \(m.calibration.map { "\($0)" }.joined(separator: " "))")
+        onDeviceLine?(DeviceLine.changed(index: index, node: node, name: name, mapping: m))
+    }
 }
 
 /// A recording played as a live device: its events keep their spacing and are stamped on
@@ -399,6 +473,12 @@ final class ReplaySource {
     private var offset = 0.0
     private var next = 0
     private(set) var isPlaying = false
+    /// The device index its frames carry.
+    let index: Int
+    /// The scene's entry for it (live changes apart).
+    let config: DeviceConfig
+    /// A `set device` waits for the recording's fingers to lift.
+    var mappingPending = false
     var onFrame: ((DigitizerFrame) -> Void)?
     var onStart: (() -> Void)?
     /// Asked after the last event, and again after each pending timer: whether the replay may end now
@@ -407,10 +487,12 @@ final class ReplaySource {
     /// The replay ended; with the frame that cancels what is still down (nil when nothing is).
     var onEnd: ((DigitizerFrame?) -> Void)?
 
-    init(recording: Recording, node: String, mapping: CoordinateMapping, deviceIndex: Int, delay: Double,
-         loop: EventLoop, log: Logger) throws {
+    init(recording: Recording, node: String, mapping: CoordinateMapping, deviceIndex: Int, config: DeviceConfig,
+         delay: Double, loop: EventLoop, log: Logger) throws {
         self.recording = recording
         self.node = node
+        index = deviceIndex
+        self.config = config
         self.delay = delay
         self.loop = loop
         player = RecordingPlayer(device: recording.device, mapping: mapping, deviceIndex: deviceIndex) { log.warning("\(node): \($0)") }
@@ -422,6 +504,15 @@ final class ReplaySource {
         try? loop.add(timer.fd) { [unowned self] _ in self.fire() }
         timer.arm(at: (recording.events.first?.time ?? 0) + offset)
     }
+
+    /// How the recording maps onto the window; changed only between touch sequences (`isNeutral`).
+    var mapping: CoordinateMapping {
+        get { player.assembler.mapping }
+        set { player.mapping = newValue }
+    }
+
+    /// No finger of the recording is down.
+    var isNeutral: Bool { player.assembler.isNeutral }
 
     func stop() {
         loop.remove(timer.fd)

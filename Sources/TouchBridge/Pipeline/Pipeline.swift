@@ -8,6 +8,10 @@ public struct Topics: OptionSet, Sendable {
     public static let gestures = Topics(rawValue: 1)
     public static let touches = Topics(rawValue: 2)
     public static let devices = Topics(rawValue: 4)
+    /// Every recognizer's every state change (protocol 2).
+    public static let recognizers = Topics(rawValue: 8)
+    /// The whole current scene, on subscribing and after every change (protocol 2).
+    public static let scene = Topics(rawValue: 16)
 }
 
 /// The touch pipeline of the iOS path, minus the kernel: frames enter the event queue
@@ -23,7 +27,18 @@ public final class Pipeline {
     public var onLines: ((Topics, UnsafeBufferPointer<UInt8>) -> Void)?
     /// Touch lines cost time: they are made only when someone wants them.
     public var wantsTouches = false
-    private let log: Logger
+    /// Recognizer lines (topic `recognizers`): every transition is reported only while someone wants
+    /// them; otherwise the recognizers do not even format their reasons.
+    public var wantsRecognizers = false {
+        didSet {
+            guard wantsRecognizers != oldValue else { return }
+            for app in [application] + retiring.map(\.application) { watchTransitions(app) }
+        }
+    }
+    /// The scene changed (a reload, a client scene, a recognizer enabled or disabled): the scene
+    /// topic's line is due.
+    public var onSceneChanged: (() -> Void)?
+    let log: Logger
     private var lineWriter = LineWriter()
     private var touchLines = TouchLines()
 
@@ -32,6 +47,15 @@ public final class Pipeline {
     /// Scenes replaced while touches were down on them (SIGHUP): each keeps its touches until they
     /// lift, so that a touch keeps the fate it had; new touches go to the current scene.
     private var retiring: [(scene: Scene, application: Application)] = []
+
+    /// Client scenes (protocol 2), in push order: their views are the window's front-most.
+    public internal(set) var clientScenes: [ClientScene] = []
+    /// Client scenes taken away while touches were down: their recognizers are disabled, but the
+    /// touches that began on them keep their views (T4) and the recognizers stay alive until those lift.
+    var removedClientScenes: [ClientScene] = []
+    /// What `set recognizers` decided, by recognizer name, in order: kept across a reload of the scene
+    /// file, so that a reloaded scene does not bring back what a lock screen turned off.
+    var enabledOverrides: [String: Bool] = [:]
 
     public init(scene: Scene, log: Logger) {
         self.scene = scene
@@ -49,25 +73,41 @@ public final class Pipeline {
         let old = application, oldScene = scene
         passthrough?.time(time)
         for r in oldScene.recognizers { r.isEnabled = false }
+        // The client scenes go with the old window, and are built again on the new one.
+        let clients = clientScenes
+        for c in clients { for r in c.recognizers { r.isEnabled = false } }
         if !old.activeTouches.isEmpty { retiring.append((oldScene, old)) }
         scene = newScene
         application = Application(window: newScene.window)
         wire(application, newScene)
+        clientScenes = []
+        for c in clients {
+            if let again = c.rebuilt() { attach(again, at: nil) }
+        }
+        applyOverrides(to: newScene.recognizers)
         passthrough?.flush()
+        onSceneChanged?()
     }
 
     private func wire(_ application: Application, _ scene: Scene) {
         application.onWarning = { [log] in log.warning($0) }
         if log.level >= .debug { application.debugLog = { [log] in log.debug($0) } }
-        // Unowned: the pipeline owns the applications and the scenes' recognizers that keep these.
-        for r in scene.recognizers {
-            // What kind of recognizer it is and the fixed part of its lines, decided once rather than
-            // on every action.
-            let fields = GestureLine.Fields(r)
-            r.addTarget { [unowned self] g in report(g, fields) }
-        }
+        for r in scene.recognizers { wire(r) }
         application.onEvent = { [unowned self] e in eventSent(e) }
         (scene.window as? PassthroughWindow)?.passthrough = passthrough
+        watchTransitions(application)
+    }
+
+    /// Reports `r`'s actions as gesture lines.
+    func wire(_ r: GestureRecognizer) {
+        // What kind of recognizer it is and the fixed part of its lines, decided once rather than on
+        // every action. Unowned: the pipeline owns the recognizers that keep this.
+        let fields = GestureLine.Fields(r)
+        r.addTarget { [unowned self] g in report(g, fields) }
+    }
+
+    private func watchTransitions(_ app: Application) {
+        app.onTransition = wantsRecognizers ? { [unowned self] t in reportTransition(t) } : nil
     }
 
     /// After every event: its touch lines, and the touches no view could hear for the mirrors.
@@ -102,8 +142,10 @@ public final class Pipeline {
     public func handle(_ frame: DigitizerFrame) {
         guard passthrough != nil || !retiring.isEmpty else {
             application.handle(frame)
+            if !removedClientScenes.isEmpty { releaseRemovedClientScenes() }
             return
         }
+        defer { if !removedClientScenes.isEmpty { releaseRemovedClientScenes() } }
         if let passthrough {
             advance(to: frame.timestamp)        // timers due before the frame, each written at its own time
             passthrough.time(frame.timestamp)
@@ -173,6 +215,18 @@ public final class Pipeline {
         lineWriter.json.reset()
         GestureLine.write(g, fields, into: &lineWriter)
         onLines(.gestures, lineWriter.json.unsafeBytes)       // the callback copies what it keeps
+    }
+
+    /// A recognizer's state change: its recognizer line.
+    func reportTransition(_ t: RecognizerTransition) {
+        guard let onLines else { return }
+        let line = RecognizerLine.encode(t)
+        line.withUnsafeBufferPointer { onLines(.recognizers, $0) }
+    }
+
+    /// The scene topic's line: the scene and the client scenes as they are now.
+    public func sceneLine() -> [UInt8] {
+        SceneLine.encode(scene, clients: clientScenes)
     }
 
     /// The touch lines of an event, one chunk.

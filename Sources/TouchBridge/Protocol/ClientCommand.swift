@@ -1,19 +1,90 @@
+import TouchInput
+
 /// A line a client sends on the socket, parsed: the whole line is understood before anything is done
 /// with it, so a line with an error changes nothing (it gets `{"event":"error",…}` and the connection
-/// stays usable).
+/// stays usable). docs/protocol.md lists the commands.
 ///
-/// Commands: `{"subscribe": ["gestures", "touches", "devices"]}` (the set replaces the client's topics).
+/// - `{"subscribe": [TOPIC, …]}`: the set replaces the client's topics.
+/// - `{"set": {"recognizers": [NAME or pattern, …], "enabled": BOOL}}`: control (`isControl`).
+/// - `{"set": {"device": INDEX or "*", "rotation": …, "flipX": …, "flipY": …, "calibration": […]}}`: control.
+/// - `{"scene": {"name": N, "views": [VIEW, …]}}`: a client scene; control.
 public enum ClientCommand: Equatable, Sendable {
     /// The topics, and their names in the order the client gave them.
     case subscribe(Topics, names: [String])
+    /// Enables or disables the recognizers whose names match (shell patterns: `*`, `?`, `[…]`).
+    case setRecognizers(patterns: [String], enabled: Bool)
+    /// Changes a device's mapping onto the window, from its next touch sequence on.
+    case setDevice(DeviceTarget, MappingChange)
+    /// Puts this connection's scene `name` on top of the window's views (`views` in the scene file's
+    /// format, checked when it is built); no views removes it.
+    case scene(name: String, views: [JSON])
 
-    public static let topicNames = ["gestures", "touches", "devices"]
+    public static let topicNames = ["gestures", "touches", "devices", "recognizers", "scene"]
+
+    /// The command's name, for `{"event":"ok","command":…}` and the log.
+    public var name: String {
+        switch self {
+        case .subscribe: "subscribe"
+        case .setRecognizers, .setDevice: "set"
+        case .scene: "scene"
+        }
+    }
+
+    /// Whether the command changes what the daemon does for everyone: only some peers may send it
+    /// (`touchbridged --control-group`).
+    public var isControl: Bool {
+        if case .subscribe = self { return false }
+        return true
+    }
+
+    /// Which devices a `set` applies to.
+    public enum DeviceTarget: Equatable, Sendable {
+        /// The device with this index (the `device` of touch and gesture lines).
+        case index(Int)
+        /// Every device, those that come later included.
+        case all
+    }
+
+    /// What a `set` changes in a device's mapping; nil leaves that part as it is.
+    public struct MappingChange: Equatable, Sendable {
+        public var rotation: CoordinateMapping.Rotation?
+        public var flipX: Bool?
+        public var flipY: Bool?
+        public var calibration: [Double]?
+
+        public init(rotation: CoordinateMapping.Rotation? = nil, flipX: Bool? = nil, flipY: Bool? = nil,
+                    calibration: [Double]? = nil) {
+            self.rotation = rotation
+            self.flipX = flipX
+            self.flipY = flipY
+            self.calibration = calibration
+        }
+
+        /// `config` with this change made.
+        public func applied(to config: DeviceConfig) -> DeviceConfig {
+            var c = config
+            if let rotation { c.rotation = rotation }
+            if let flipX { c.flipX = flipX }
+            if let flipY { c.flipY = flipY }
+            if let calibration { c.calibration = calibration }
+            return c
+        }
+
+        /// Both changes, `later`'s parts over this one's.
+        public func merged(with later: MappingChange) -> MappingChange {
+            MappingChange(rotation: later.rotation ?? rotation, flipX: later.flipX ?? flipX,
+                          flipY: later.flipY ?? flipY, calibration: later.calibration ?? calibration)
+        }
+    }
 
     /// Why a line was refused: the message of the error line.
     public struct Refusal: Error, Equatable, CustomStringConvertible {
         public var message: String
         public var description: String { message }
+        public init(message: String) { self.message = message }
     }
+
+    private static let commands = "{\"subscribe\": [...]}, {\"set\": {...}} or {\"scene\": {...}}"
 
     /// The command of one line (without its newline); nil for a blank line, which is ignored.
     public static func parse(_ line: [UInt8]) throws(Refusal) -> ClientCommand? {
@@ -30,27 +101,109 @@ public enum ClientCommand: Equatable, Sendable {
             throw Refusal(message: "one command a line, found \(members.count): \(members.map { "\"\($0.0)\"" }.joined(separator: ", "))")
         }
         switch key {
-        case "subscribe":
-            guard let list = value.arrayValue else {
-                throw Refusal(message: "\"subscribe\" takes an array of topics: \"gestures\", \"touches\", \"devices\"")
-            }
-            var topics: Topics = []
-            var names: [String] = []
-            for item in list {
-                guard let n = item.stringValue else {
-                    throw Refusal(message: "\"subscribe\" takes an array of topics: \"gestures\", \"touches\", \"devices\"")
-                }
-                switch n {
-                case "gestures": topics.insert(.gestures)
-                case "touches": topics.insert(.touches)
-                case "devices": topics.insert(.devices)
-                default: throw Refusal(message: "unknown topic \"\(n)\"; topics are \"gestures\", \"touches\", \"devices\"")
-                }
-                names.append(n)
-            }
-            return .subscribe(topics, names: names)
-        default:
-            throw Refusal(message: "unknown command \"\(key)\"; the only command is {\"subscribe\": [...]}")
+        case "subscribe": return try subscribe(value)
+        case "set": return try set(value)
+        case "scene": return try scene(value)
+        default: throw Refusal(message: "unknown command \"\(key)\"; the commands are \(commands)")
         }
+    }
+
+    private static func subscribe(_ value: JSON) throws(Refusal) -> ClientCommand {
+        let expected = "\"subscribe\" takes an array of topics: \(topicNames.map { "\"\($0)\"" }.joined(separator: ", "))"
+        guard let list = value.arrayValue else { throw Refusal(message: expected) }
+        var topics: Topics = []
+        var names: [String] = []
+        for item in list {
+            guard let n = item.stringValue else { throw Refusal(message: expected) }
+            switch n {
+            case "gestures": topics.insert(.gestures)
+            case "touches": topics.insert(.touches)
+            case "devices": topics.insert(.devices)
+            case "recognizers": topics.insert(.recognizers)
+            case "scene": topics.insert(.scene)
+            default:
+                throw Refusal(message: "unknown topic \"\(n)\"; topics are \(topicNames.map { "\"\($0)\"" }.joined(separator: ", "))")
+            }
+            names.append(n)
+        }
+        return .subscribe(topics, names: names)
+    }
+
+    private static func set(_ value: JSON) throws(Refusal) -> ClientCommand {
+        guard let members = value.objectValue else {
+            throw Refusal(message: "set: must be an object: {\"recognizers\": [...], \"enabled\": false} or {\"device\": 0, \"rotation\": 90}")
+        }
+        let keys = members.map(\.0)
+        if keys.contains("recognizers") || keys.contains("enabled") {
+            for k in keys where k != "recognizers" && k != "enabled" {
+                throw Refusal(message: "set.\(k): not with \"recognizers\"; set recognizers and a device in separate commands")
+            }
+            guard let list = value["recognizers"] else { throw Refusal(message: "set: missing \"recognizers\": [NAME or pattern, ...]") }
+            guard let items = list.arrayValue, !items.isEmpty else {
+                throw Refusal(message: "set.recognizers: must be a non-empty array of recognizer names or patterns")
+            }
+            var patterns: [String] = []
+            for (i, item) in items.enumerated() {
+                guard let s = item.stringValue, !s.isEmpty else {
+                    throw Refusal(message: "set.recognizers[\(i)]: must be a recognizer name or a pattern such as \"edge*\"")
+                }
+                patterns.append(s)
+            }
+            guard let enabled = value["enabled"] else { throw Refusal(message: "set: missing \"enabled\": true or false") }
+            guard case .bool(let on) = enabled else { throw Refusal(message: "set.enabled: must be true or false, found \(enabled.kindName)") }
+            return .setRecognizers(patterns: patterns, enabled: on)
+        }
+        if keys.contains("device") {
+            var change = MappingChange()
+            var target = DeviceTarget.all
+            for (k, v) in members {
+                switch k {
+                case "device":
+                    if v.stringValue == "*" {
+                        target = .all
+                    } else if let n = v.numberValue, n >= 0, n == n.rounded(), n < 1e9 {
+                        target = .index(Int(n))
+                    } else {
+                        throw Refusal(message: "set.device: must be a device index (the \"device\" of touch lines) or \"*\" for every device")
+                    }
+                case "rotation":
+                    guard let n = v.numberValue, let r = CoordinateMapping.Rotation(rawValue: Int(n)), Double(r.rawValue) == n else {
+                        throw Refusal(message: "set.rotation: must be 0, 90, 180 or 270 (degrees clockwise)")
+                    }
+                    change.rotation = r
+                case "flipX", "flipY":
+                    guard case .bool(let b) = v else { throw Refusal(message: "set.\(k): must be true or false") }
+                    if k == "flipX" { change.flipX = b } else { change.flipY = b }
+                case "calibration":
+                    guard let list = v.arrayValue, list.count == 6, list.allSatisfy({ $0.numberValue?.isFinite == true }) else {
+                        throw Refusal(message: "set.calibration: must be six numbers, libinput's calibration matrix [a, b, c, d, e, f]")
+                    }
+                    change.calibration = list.compactMap(\.numberValue)
+                default:
+                    throw Refusal(message: "set.\(k): unknown; a device takes \"rotation\", \"flipX\", \"flipY\", \"calibration\"")
+                }
+            }
+            guard change != MappingChange() else {
+                throw Refusal(message: "set: nothing to change for the device; give \"rotation\", \"flipX\", \"flipY\" or \"calibration\"")
+            }
+            return .setDevice(target, change)
+        }
+        throw Refusal(message: "set: give \"recognizers\" and \"enabled\", or \"device\" and what to change (\"rotation\", \"flipX\", \"flipY\", \"calibration\")")
+    }
+
+    private static func scene(_ value: JSON) throws(Refusal) -> ClientCommand {
+        guard let members = value.objectValue else {
+            throw Refusal(message: "scene: must be an object: {\"name\": \"kiosk\", \"views\": [...]}")
+        }
+        for (k, _) in members where k != "name" && k != "views" {
+            throw Refusal(message: "scene.\(k): unknown key; a client scene has \"name\" and \"views\"")
+        }
+        guard let nameJSON = value["name"] else { throw Refusal(message: "scene: missing \"name\"") }
+        guard let name = nameJSON.stringValue, !name.isEmpty, !name.contains("/") else {
+            throw Refusal(message: "scene.name: must be a non-empty string without \"/\" (it prefixes the scene's names: \"name/view\")")
+        }
+        guard let viewsJSON = value["views"] else { throw Refusal(message: "scene: missing \"views\" ([] removes the scene)") }
+        guard let views = viewsJSON.arrayValue else { throw Refusal(message: "scene.views: must be an array of views") }
+        return .scene(name: name, views: views)
     }
 }

@@ -30,14 +30,36 @@ public final class SocketServer {
     private var anyAwaitsFlush = false
     /// The first line every client gets.
     public var hello: [UInt8] = []
-    /// Lines sent right after a subscription (the devices present, for "devices").
+    /// Lines sent right after a subscription (the devices present for "devices", the scene for
+    /// "scene"), given the topics subscribed.
     public var onSubscribe: ((Topics) -> [[UInt8]])?
+    /// Carries out a control command (`set`, `scene`) of a permitted peer; a refusal changes nothing.
+    public var onControl: ((ControlRequest) -> Result<Void, ClientCommand.Refusal>)?
+    /// After a control command's answer is queued: what the command changed may be told now (the
+    /// scene line, device lines), so that the sender reads its `ok` first.
+    public var onControlAnswered: (() -> Void)?
+    /// A connection went away (its client scenes go with it).
+    public var onDisconnect: ((Int) -> Void)?
+    /// Who may send control commands.
+    public var controlPolicy = ControlPolicy()
+    /// Numbers the connections (`ControlRequest.connection`).
+    private var connections = 0
+
+    /// A control command, and who sent it.
+    public struct ControlRequest {
+        /// The connection, unique for the daemon's life: what owns a client scene.
+        public let connection: Int
+        public let peer: PeerCredentials
+        public let command: ClientCommand
+    }
     /// Topics anyone is subscribed to, so the daemon only builds the lines someone wants.
     public var onTopicsChanged: ((Topics) -> Void)?
 
     final class Client {
         let fd: Int32
         let peer: String
+        let id: Int
+        let credentials: PeerCredentials?
         var topics: Topics = .gestures
         var input: [UInt8] = []
         /// Lines not yet sent; those before `outputStart` went out already.
@@ -52,9 +74,11 @@ public final class SocketServer {
         /// it keeps its subscription and gets its lines until it hangs up or a send fails.
         var inputClosed = false
 
-        init(fd: Int32, peer: String) {
+        init(fd: Int32, id: Int, credentials: PeerCredentials?) {
             self.fd = fd
-            self.peer = peer
+            self.id = id
+            self.credentials = credentials
+            peer = credentials?.description ?? "unknown peer"
         }
 
         var queued: Int { output.count - outputStart }
@@ -220,8 +244,9 @@ public final class SocketServer {
             // A modest kernel buffer: a client that stops reading shows up in its queue soon.
             var sndbuf: Int32 = 65536
             _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, socklen_t(4))
-            let peer = SocketServer.peerDescription(fd)
-            let client = Client(fd: fd, peer: peer)
+            connections += 1
+            let client = Client(fd: fd, id: connections, credentials: PeerCredentials.of(fd))
+            let peer = client.peer
             clients[fd] = client
             log.info("client connected: \(peer)")
             do {
@@ -236,14 +261,6 @@ public final class SocketServer {
             enqueue(client, hello)
             topicsChanged()
         }
-    }
-
-    /// "pid 123, uid 1000" from SO_PEERCRED.
-    static func peerDescription(_ fd: Int32) -> String {
-        var cred: (Int32, Int32, Int32) = (0, 0, 0)
-        var len = socklen_t(12)
-        let rc = withUnsafeMutableBytes(of: &cred) { getsockopt(fd, SOL_SOCKET, clinux_so_peercred(), $0.baseAddress, &len) }
-        return rc == 0 ? "pid \(cred.0), uid \(cred.1)" : "unknown peer"
     }
 
     private func service(_ fd: Int32, _ events: UInt32) {
@@ -315,6 +332,22 @@ public final class SocketServer {
             enqueue(client, SubscribedLine.encode(topics: ClientCommand.topicNames.filter { names.contains($0) }))
             for l in onSubscribe?(topics) ?? [] { enqueue(client, l) }
             topicsChanged()
+        case let command?:
+            guard let peer = client.credentials, controlPolicy.permits(peer) else {
+                let who = client.credentials ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max)
+                log.warning("client \(client.peer): \(command.name) refused: not permitted")
+                return sendError(client, controlPolicy.refusal(of: who, command: command.name))
+            }
+            let result = onControl?(ControlRequest(connection: client.id, peer: peer, command: command))
+                ?? .failure(ClientCommand.Refusal(message: "\(command.name): not available here"))
+            switch result {
+            case .success:
+                log.info("client \(client.peer): \(command.name) accepted")
+                enqueue(client, OkLine.encode(command: command.name))
+            case .failure(let refusal):
+                sendError(client, refusal.message)
+            }
+            onControlAnswered?()
         }
     }
 
@@ -413,6 +446,7 @@ public final class SocketServer {
         close(fd)
         if let reason { log.info("client \(client.peer) \(reason)") }
         topicsChanged()
+        onDisconnect?(client.id)
     }
 }
 

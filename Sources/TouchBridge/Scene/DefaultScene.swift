@@ -38,6 +38,7 @@ extension Scene {
             let scene = Scene(window: s.window, devices: s.devices, recognizers: s.recognizers, views: s.views,
                               source: "built-in default", isDefault: true, delegate: s.delegate)
             scene.passesEveryDevice = passthrough
+            scene.reservedViews = s.reservedViews
             scene.rotationForEveryDevice = rotation
             return scene
         } catch {

@@ -25,6 +25,8 @@ public final class Scene {
     /// What is legal but surely not meant (a view no touch can reach, an edge pan without edges): the
     /// daemon logs these and `touchbridgectl scene check` prints them.
     public internal(set) var warnings: [String] = []
+    /// The views marked `"passthrough": false` (their subtrees are reserved with them).
+    public internal(set) var reservedViews: [View] = []
 
     /// Every device is turned this way, whatever the entries say (`touchbridged --rotation DEG`).
     public var rotationForEveryDevice: CoordinateMapping.Rotation?
@@ -112,6 +114,7 @@ public final class Scene {
         let scene = Scene(window: window, devices: devices, recognizers: builder.recognizers.map(\.recognizer),
                           views: builder.views, source: file, isDefault: false, delegate: builder.delegate)
         scene.passesEveryDevice = passthrough
+        scene.reservedViews = builder.reserved
         scene.warnings = builder.warnings + builder.unreachable(in: window)
         return scene
     }
@@ -180,7 +183,7 @@ public final class Scene {
 
         static let viewKeys = ["name", "frame", "bounds", "transform", "alpha", "hidden", "userInteractionEnabled",
                                "multipleTouchEnabled", "exclusiveTouch", "touchInsets", "recognizers", "subviews",
-                               "passthrough"]
+                               "passthrough", "windowFrame", "clientScene"]
 
         mutating func view(_ json: JSON, _ path: String) throws -> View {
             let r = reader
@@ -216,6 +219,10 @@ public final class Scene {
                 case "multipleTouchEnabled": view.isMultipleTouchEnabled = try r.bool(v, p)
                 case "exclusiveTouch": view.isExclusiveTouch = try r.bool(v, p)
                 case "passthrough": if try !r.bool(v, p) { reserved.append(view) }
+                // Written by the daemon's scene lines (protocol 2), so that one can be saved as a scene
+                // file: where the view is in the window, and which client scene it came from. Derived,
+                // so ignored when read.
+                case "windowFrame", "clientScene": break
                 case "touchInsets":
                     let i = try r.numbers(v, p, count: 4, what: "[top, left, bottom, right]")
                     view.touchInsets = EdgeInsets(top: i[0], left: i[1], bottom: i[2], right: i[3])
@@ -377,6 +384,7 @@ public final class Scene {
                     for (i, name) in names.enumerated() {
                         let other = try find(name, "\(entry.path).simultaneousWith[\(i)]")
                         delegate.allow(entry.recognizer, other)
+                        delegate.declared[ObjectIdentifier(entry.recognizer), default: []].append(other)
                     }
                 }
             }
@@ -388,6 +396,13 @@ public final class Scene {
 final class SceneDelegate: GestureRecognizerDelegate {
     var pairs: Set<Pair> = []
     var everyone: Set<ObjectIdentifier> = []
+    /// The partners each recognizer named (`simultaneousWith`), as declared: for writing the scene back.
+    var declared: [ObjectIdentifier: [GestureRecognizer]] = [:]
+
+    /// What `g`'s `simultaneousWith` said: nil for nothing, [] with `everyone` for "*".
+    func simultaneousDeclaration(of g: GestureRecognizer) -> (everyone: Bool, names: [GestureRecognizer]) {
+        (everyone.contains(ObjectIdentifier(g)), declared[ObjectIdentifier(g)] ?? [])
+    }
 
     struct Pair: Hashable {
         let a: ObjectIdentifier, b: ObjectIdentifier

@@ -30,7 +30,7 @@ open class LongPressGestureRecognizer: GestureRecognizer {
         for t in touches.sorted(by: { $0.identifier < $1.identifier }) { down.append((t, t.screenLocation)) }
         guard state == .possible else { return }     // after began new fingers simply join (LP4)
         if down.count > numberOfTouchesRequired {
-            state = .failed
+            fail(because: "\(down.count) fingers, \(numberOfTouchesRequired) required")
             return
         }
         if tapsCompleted < numberOfTapsRequired {
@@ -45,7 +45,7 @@ open class LongPressGestureRecognizer: GestureRecognizer {
         switch state {
         case .possible:
             for d in down where d.touch.screenLocation.distance(to: d.start) > allowableMovement {
-                state = .failed          // LP3
+                fail(because: Self.moved(d.touch.screenLocation.distance(to: d.start), allowableMovement))     // LP3
                 return
             }
         case .began, .changed:
@@ -65,7 +65,7 @@ open class LongPressGestureRecognizer: GestureRecognizer {
                 tapsCompleted += 1
                 deadline = event.timestamp + maximumIntervalBetweenSuccessiveTaps
             } else {
-                state = .failed          // LP3: lifted too soon
+                fail(because: "lifted before \(Self.format(minimumPressDuration)) s")     // LP3
             }
         case .began, .changed:
             state = .ended               // LP4: any finger lift ends it
@@ -76,7 +76,7 @@ open class LongPressGestureRecognizer: GestureRecognizer {
 
     override open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
         super.touchesCancelled(touches, with: event)
-        state = .failed                  // S6: cancelled when it had begun
+        fail(because: "touches cancelled")   // S6: cancelled when it had begun
     }
 
     override open func deadlineReached(at time: Double) {
@@ -84,7 +84,7 @@ open class LongPressGestureRecognizer: GestureRecognizer {
         if tapsCompleted >= numberOfTapsRequired && down.count == numberOfTouchesRequired {
             state = .began               // LP2: fired by the timer, with no touch event
         } else {
-            state = .failed              // a tap held too long, or the next tap did not come
+            fail(because: down.isEmpty ? "no next tap in time" : "a tap before the press held too long")
         }
     }
 

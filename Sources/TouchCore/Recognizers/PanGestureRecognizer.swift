@@ -129,7 +129,7 @@ open class PanGestureRecognizer: GestureRecognizer {
     override open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
         super.touchesCancelled(touches, with: event)
         panTouches.removeAll { touches.contains($0) }
-        state = .failed                        // S6: cancelled when it had begun
+        fail(because: "touches cancelled")     // S6: cancelled when it had begun
     }
 
     /// F5: a pan that waited for a failure requirement starts from zero.

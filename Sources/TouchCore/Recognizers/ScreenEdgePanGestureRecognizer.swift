@@ -38,7 +38,7 @@ open class ScreenEdgePanGestureRecognizer: PanGestureRecognizer {
         hasFirstTouch = true
         super.touchesBegan([first], with: event)
         guard !edges.isEmpty, let window = first.window else {
-            state = .failed
+            fail(because: edges.isEmpty ? "no edges set" : "not in a window")
             return
         }
         let p = first.location(in: window), b = window.bounds
@@ -49,7 +49,7 @@ open class ScreenEdgePanGestureRecognizer: PanGestureRecognizer {
             if distance < (best?.1 ?? .infinity) { best = (edge, distance) }
         }
         guard let (edge, _) = best else {
-            state = .failed
+            fail(because: "began \(Self.format(min(p.x - b.minX, p.y - b.minY, b.maxX - p.x, b.maxY - p.y))) pt from the nearest edge (within \(Self.format(edgeRegionSize)) pt of \(edges.description))")
             return
         }
         touchedEdge = edge
@@ -70,7 +70,7 @@ open class ScreenEdgePanGestureRecognizer: PanGestureRecognizer {
                 let along = d.x * inward.x + d.y * inward.y
                 let across = abs(d.x * inward.y - d.y * inward.x)
                 if along <= 0 || TouchMath.atan2(across, along) > edgeAngleWindow {
-                    state = .failed
+                    fail(because: along <= 0 ? "moved toward the edge" : "moved along the edge, not away from it")
                     return
                 }
             }

@@ -75,7 +75,7 @@ open class SwipeGestureRecognizer: GestureRecognizer {
         for t in touches.sorted(by: { $0.identifier < $1.identifier }) {
             fingers.append((t, t.screenLocation, event.timestamp))
         }
-        if fingers.count > numberOfTouchesRequired { state = .failed }
+        if fingers.count > numberOfTouchesRequired { fail(because: "\(fingers.count) fingers, \(numberOfTouchesRequired) required") }
     }
 
     override open func touchesMoved(_ touches: Set<Touch>, with event: Event) {
@@ -86,7 +86,7 @@ open class SwipeGestureRecognizer: GestureRecognizer {
             let d = f.touch.screenLocation - f.start
             guard d.length > evaluationDistance else { allSucceeded = false; continue }
             if fingers.count < numberOfTouchesRequired {
-                state = .failed              // SW2: movement started with too few fingers
+                fail(because: "moved with \(fingers.count) of \(numberOfTouchesRequired) fingers")     // SW2
                 return
             }
             let t = min(event.timestamp - f.time, maximumDuration)
@@ -107,7 +107,7 @@ open class SwipeGestureRecognizer: GestureRecognizer {
                 }
             }
             guard anyPossible else {
-                state = .failed
+                fail(because: "moved \(Self.format(d.x)), \(Self.format(d.y)) pt: against \(direction.description) or too far across it")
                 return
             }
             if let s = success, agreed == nil || agreed == s {
@@ -124,12 +124,12 @@ open class SwipeGestureRecognizer: GestureRecognizer {
 
     override open func touchesEnded(_ touches: Set<Touch>, with event: Event) {
         super.touchesEnded(touches, with: event)
-        state = .failed                      // SW2: lifted before it was recognized
+        fail(because: "lifted before it was fast or far enough")     // SW2
     }
 
     override open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
         super.touchesCancelled(touches, with: event)
-        state = .failed
+        fail(because: "touches cancelled")
     }
 
     override open func reset() {

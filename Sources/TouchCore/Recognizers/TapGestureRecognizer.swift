@@ -49,21 +49,28 @@ open class TapGestureRecognizer: GestureRecognizer {
             fingersInTap = 0
             liftedInTap = false
         } else if liftedInTap {
-            state = .failed       // a finger landed while the tap was already lifting
+            fail(because: "a finger landed while the tap was lifting")
             return
         }
         for t in touches.sorted(by: { $0.identifier < $1.identifier }) {
             down.append((t, t.screenLocation))
         }
         fingersInTap = max(fingersInTap, down.count)
-        if down.count > numberOfTouchesRequired || now - tapStart > allowableTouchTimeSeparation {
-            state = .failed
+        if down.count > numberOfTouchesRequired {
+            fail(because: "\(down.count) fingers, \(numberOfTouchesRequired) required")
+            return
+        }
+        if now - tapStart > allowableTouchTimeSeparation {
+            fail(because: "fingers landed \(Self.format(now - tapStart)) s apart (at most \(Self.format(allowableTouchTimeSeparation)) s)")
             return
         }
         if down.count == numberOfTouchesRequired {
             let c = GestureRecognizer.centroid(of: down.map(\.touch))
             if let first = firstTapLocation {
-                if c.distance(to: first) > allowableMovement { state = .failed; return }
+                if c.distance(to: first) > allowableMovement {
+                    fail(because: "tapped \(Self.format(c.distance(to: first))) pt from the first tap (at most \(Self.format(allowableMovement)) pt)")
+                    return
+                }
             } else {
                 firstTapLocation = c
             }
@@ -74,7 +81,7 @@ open class TapGestureRecognizer: GestureRecognizer {
     override open func touchesMoved(_ touches: Set<Touch>, with event: Event) {
         super.touchesMoved(touches, with: event)
         for d in down where d.touch.screenLocation.distance(to: d.start) > allowableMovement {
-            state = .failed
+            fail(because: Self.moved(d.touch.screenLocation.distance(to: d.start), allowableMovement))
             return
         }
     }
@@ -82,11 +89,11 @@ open class TapGestureRecognizer: GestureRecognizer {
     override open func touchesEnded(_ touches: Set<Touch>, with event: Event) {
         super.touchesEnded(touches, with: event)
         if fingersInTap < numberOfTouchesRequired {
-            state = .failed       // fewer fingers than required were down at the lift
+            fail(because: "lifted with \(fingersInTap) of \(numberOfTouchesRequired) fingers")
             return
         }
         for d in down where touches.contains(d.touch) && d.touch.screenLocation.distance(to: d.start) > allowableMovement {
-            state = .failed
+            fail(because: Self.moved(d.touch.screenLocation.distance(to: d.start), allowableMovement))
             return
         }
         down.removeAll { touches.contains($0.touch) }
@@ -103,12 +110,16 @@ open class TapGestureRecognizer: GestureRecognizer {
 
     override open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
         super.touchesCancelled(touches, with: event)
-        state = .failed
+        fail(because: "touches cancelled")
     }
 
     /// The tap was held too long, or the next tap did not come in time.
     override open func deadlineReached(at time: Double) {
-        state = .failed
+        if down.isEmpty {
+            fail(because: "no next tap within \(Self.format(maximumIntervalBetweenSuccessiveTaps)) s (\(tapsCompleted) of \(numberOfTapsRequired) taps)")
+        } else {
+            fail(because: "held longer than \(Self.format(maximumTapDuration)) s")
+        }
     }
 
     override open func reset() {

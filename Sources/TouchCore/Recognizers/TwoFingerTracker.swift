@@ -39,7 +39,7 @@ struct TwoFingerTracker {
     /// Fingers were cancelled: the gesture is cancelled, or fails if it had not begun (S6).
     mutating func touchesCancelled(_ touches: Set<Touch>, of r: GestureRecognizer) {
         remove(touches)
-        r.state = .failed
+        r.fail(because: "touches cancelled")
     }
 
     /// Distance between the two fingers, in screen points.

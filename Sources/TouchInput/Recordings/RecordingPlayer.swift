@@ -17,6 +17,12 @@ public struct RecordingPlayer {
         kernel = KernelState(device: device)
     }
 
+    /// How contacts map onto the window (a live rotation changes it between touch sequences).
+    public var mapping: CoordinateMapping {
+        get { assembler.mapping }
+        set { assembler.mapping = newValue }
+    }
+
     /// Feeds one event; returns the frames it completes (a SYN_REPORT's frame, or the resync after a drop).
     public mutating func play(_ e: InputEvent) -> DigitizerFrame? {
         if !(e.type == EventType.syn && e.code == SynCode.dropped) { kernel.apply(e) }

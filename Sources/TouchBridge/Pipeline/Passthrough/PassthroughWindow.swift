@@ -28,6 +28,15 @@ final class PassthroughWindow: Window {
         for v in views { add(v) }
     }
 
+    /// Ends the reservation of `views` and their subtrees (a client scene that went away).
+    func unreserve(_ views: [View]) {
+        func remove(_ v: View) {
+            reserved.remove(ObjectIdentifier(v))
+            for s in v.subviews { remove(s) }
+        }
+        for v in views { remove(v) }
+    }
+
     /// Whether a touch on `view` is kept from the mirrors.
     func isReserved(_ view: View?) -> Bool {
         guard let view, !reserved.isEmpty else { return false }

@@ -1,3 +1,5 @@
+import TouchInput
+
 /// The protocol's other lines (docs/protocol.md), each type's fields written here and nowhere else.
 
 /// `{"event":"hello","version":V,"protocol":P}`: the first line every client gets.
@@ -50,6 +52,45 @@ enum DeviceLine {
         w.key("action"); w.staticString(action)
         w.key("node"); w.string(node)
         w.key("name"); w.string(name)
+        w.endObject()
+        return w.bytes
+    }
+}
+
+extension DeviceLine {
+    /// `{"event":"device","action":"changed","device":I,"node":N,"name":D,"mapping":{…}}`: a `set device`
+    /// took effect (at the start of the device's next touch sequence); the mapping as it is now:
+    /// `rotation` (degrees clockwise), `flipX`, `flipY`, `calibration` (libinput's six numbers).
+    static func changed(index: Int, node: String, name: String, mapping m: CoordinateMapping) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("event"); w.staticString("device")
+        w.key("action"); w.staticString("changed")
+        w.key("device"); w.int(index)
+        w.key("node"); w.string(node)
+        w.key("name"); w.string(name)
+        w.key("mapping")
+        w.beginObject()
+        w.key("rotation"); w.int(m.rotation.rawValue)
+        w.key("flipX"); w.bool(m.flipX)
+        w.key("flipY"); w.bool(m.flipY)
+        w.key("calibration")
+        w.beginArray()
+        for c in m.calibration { w.number(c) }
+        w.endArray()
+        w.endObject()
+        w.endObject()
+        return w.bytes
+    }
+}
+
+/// `{"event":"ok","command":C}`: a control command (`set`, `scene`) was carried out.
+enum OkLine {
+    static func encode(command: String) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("event"); w.staticString("ok")
+        w.key("command"); w.string(command)
         w.endObject()
         return w.bytes
     }

@@ -1,0 +1,183 @@
+import TouchCore
+import TouchInput
+
+/// `{"event":"scene","scene":{…}}` (protocol 2, topic `scene`): the whole current scene as a scene file
+/// would say it — the window, the device entries, every view with its recognizers and their current
+/// `enabled` — with the client scenes' views after the file's (front-most, in push order, names
+/// prefixed, `"clientScene": N` on their top-level views), and on every view its `"windowFrame"`: the
+/// four corners of its bounds in window coordinates, after every transform on the way (top-left,
+/// top-right, bottom-right, bottom-left), for programs that draw the scene. The scene reader ignores
+/// `windowFrame` and `clientScene`, so a saved scene line is a scene file.
+enum SceneLine {
+    static func encode(_ scene: Scene, clients: [ClientScene]) -> [UInt8] {
+        var w = JSONWriter(capacity: 4096)
+        w.beginObject()
+        w.key("event"); w.staticString("scene")
+        w.key("scene")
+        w.beginObject()
+        w.key("window")
+        w.beginObject()
+        w.key("width"); w.number(scene.window.bounds.width)
+        w.key("height"); w.number(scene.window.bounds.height)
+        w.endObject()
+        if !scene.devices.isEmpty {
+            w.key("devices")
+            w.beginArray()
+            for d in scene.devices { device(d, &w) }
+            w.endArray()
+        }
+        // Every view of the window in its place: the file's and the clients', in window order.
+        var owner: [ObjectIdentifier: ClientScene] = [:]
+        var reserved = Set(scene.reservedViews.map(ObjectIdentifier.init))
+        for c in clients {
+            for v in c.views { owner[ObjectIdentifier(v)] = c }
+            for v in c.reserved { reserved.insert(ObjectIdentifier(v)) }
+        }
+        let writer = ViewWriter(window: scene.window, reserved: reserved)
+        w.key("views")
+        w.beginArray()
+        for v in scene.window.subviews { writer.view(v, clientScene: owner[ObjectIdentifier(v)]?.name, &w) }
+        w.endArray()
+        w.endObject()
+        w.endObject()
+        return w.bytes
+    }
+
+    static func device(_ d: DeviceConfig, _ w: inout JSONWriter) {
+        w.beginObject()
+        if let n = d.selector.name { w.key("name"); w.string(n) }
+        if let vp = d.selector.vendorProduct { w.key("vendorProduct"); w.string(hex4(vp.vendor) + ":" + hex4(vp.product)) }
+        if let n = d.selector.devnode { w.key("devnode"); w.string(n) }
+        if let p = d.selector.property { w.key("property"); w.string("\(p.key)=\(p.value)") }
+        w.key("rotation"); w.int(d.rotation.rawValue)
+        w.key("flipX"); w.bool(d.flipX)
+        w.key("flipY"); w.bool(d.flipY)
+        if let c = d.calibration { w.key("calibration"); numbers(c, &w) }
+        w.key("grab"); w.bool(d.grab)
+        w.key("tablets"); w.bool(d.tablets)
+        if let r = d.region { w.key("region"); numbers([r.origin.x, r.origin.y, r.width, r.height], &w) }
+        w.key("passthrough"); w.bool(d.passthrough)
+        w.endObject()
+    }
+
+    static func hex4(_ v: UInt16) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: max(0, 4 - s.count)) + s
+    }
+
+    static func numbers(_ list: [Double], _ w: inout JSONWriter) {
+        w.beginArray()
+        for n in list { w.number(n) }
+        w.endArray()
+    }
+
+    struct ViewWriter {
+        let window: Window
+        let reserved: Set<ObjectIdentifier>
+
+        func view(_ v: View, clientScene: String?, _ w: inout JSONWriter) {
+            w.beginObject()
+            w.key("name"); w.string(v.name ?? "")
+            if let clientScene { w.key("clientScene"); w.string(clientScene) }
+            // The frame as a scene file gives it: the untransformed rectangle about `center` (G2), which
+            // the reader turns back into the same center and bounds size.
+            let b = v.bounds
+            w.key("frame"); numbers([v.center.x - b.width / 2, v.center.y - b.height / 2, b.width, b.height], &w)
+            if b.origin != .zero { w.key("bounds"); numbers([b.origin.x, b.origin.y, b.width, b.height], &w) }
+            let t = v.transform
+            if t != .identity { w.key("transform"); numbers([t.a, t.b, t.c, t.d, t.tx, t.ty], &w) }
+            w.key("windowFrame")
+            w.beginArray()
+            for corner in [Point(x: b.minX, y: b.minY), Point(x: b.maxX, y: b.minY),
+                           Point(x: b.maxX, y: b.maxY), Point(x: b.minX, y: b.maxY)] {
+                let p = v.convert(corner, to: window)
+                numbers([p.x, p.y], &w)
+            }
+            w.endArray()
+            w.key("alpha"); w.number(v.alpha)
+            w.key("hidden"); w.bool(v.isHidden)
+            w.key("userInteractionEnabled"); w.bool(v.isUserInteractionEnabled)
+            w.key("multipleTouchEnabled"); w.bool(v.isMultipleTouchEnabled)
+            w.key("exclusiveTouch"); w.bool(v.isExclusiveTouch)
+            let i = v.touchInsets
+            if i != .zero { w.key("touchInsets"); numbers([i.top, i.left, i.bottom, i.right], &w) }
+            if reserved.contains(ObjectIdentifier(v)) && !(v.superview.map { reserved.contains(ObjectIdentifier($0)) } ?? false) {
+                w.key("passthrough"); w.bool(false)
+            }
+            if !v.gestureRecognizers.isEmpty {
+                w.key("recognizers")
+                w.beginArray()
+                for r in v.gestureRecognizers { recognizer(r, &w) }
+                w.endArray()
+            }
+            if !v.subviews.isEmpty {
+                w.key("subviews")
+                w.beginArray()
+                for s in v.subviews { view(s, clientScene: nil, &w) }
+                w.endArray()
+            }
+            w.endObject()
+        }
+
+        func recognizer(_ r: GestureRecognizer, _ w: inout JSONWriter) {
+            w.beginObject()
+            w.key("name"); w.string(r.name ?? "")
+            w.key("type"); w.staticString(RecognizerKind(r).name)
+            w.key("enabled"); w.bool(r.isEnabled)
+            w.key("cancelsTouchesInView"); w.bool(r.cancelsTouchesInView)
+            w.key("delaysTouchesBegan"); w.bool(r.delaysTouchesBegan)
+            w.key("delaysTouchesEnded"); w.bool(r.delaysTouchesEnded)
+            switch r {
+            case let t as TapGestureRecognizer:
+                w.key("numberOfTapsRequired"); w.int(t.numberOfTapsRequired)
+                w.key("numberOfTouchesRequired"); w.int(t.numberOfTouchesRequired)
+            case let l as LongPressGestureRecognizer:
+                w.key("minimumPressDuration"); w.number(l.minimumPressDuration)
+                w.key("allowableMovement"); w.number(l.allowableMovement)
+                w.key("numberOfTapsRequired"); w.int(l.numberOfTapsRequired)
+                w.key("numberOfTouchesRequired"); w.int(l.numberOfTouchesRequired)
+            case let e as ScreenEdgePanGestureRecognizer:        // before pan: it is one
+                w.key("edges")
+                w.beginArray()
+                if e.edges.contains(.top) { w.staticString("top") }
+                if e.edges.contains(.left) { w.staticString("left") }
+                if e.edges.contains(.bottom) { w.staticString("bottom") }
+                if e.edges.contains(.right) { w.staticString("right") }
+                w.endArray()
+            case let p as PanGestureRecognizer:
+                w.key("minimumNumberOfTouches"); w.int(p.minimumNumberOfTouches)
+                if p.maximumNumberOfTouches != Int.max { w.key("maximumNumberOfTouches"); w.int(p.maximumNumberOfTouches) }
+            case let s as SwipeGestureRecognizer:
+                w.key("direction")
+                w.beginArray()
+                if s.direction.contains(.right) { w.staticString("right") }
+                if s.direction.contains(.left) { w.staticString("left") }
+                if s.direction.contains(.up) { w.staticString("up") }
+                if s.direction.contains(.down) { w.staticString("down") }
+                w.endArray()
+                w.key("numberOfTouchesRequired"); w.int(s.numberOfTouchesRequired)
+            default:
+                break
+            }
+            let required = r.failureRequirements
+            if !required.isEmpty {
+                w.key("requireToFail")
+                w.beginArray()
+                for o in required { w.string(o.name ?? "") }
+                w.endArray()
+            }
+            if let d = r.delegate as? SceneDelegate {
+                let s = d.simultaneousDeclaration(of: r)
+                if s.everyone {
+                    w.key("simultaneousWith"); w.staticString("*")
+                } else if !s.names.isEmpty {
+                    w.key("simultaneousWith")
+                    w.beginArray()
+                    for o in s.names { w.string(o.name ?? "") }
+                    w.endArray()
+                }
+            }
+            w.endObject()
+        }
+    }
+}
