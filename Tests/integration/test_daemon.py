@@ -471,6 +471,200 @@ class PassthroughTests(unittest.TestCase):
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+def ctl(*args, user=None):
+    """touchbridgectl ARGS (as uid/gid `user` through setpriv when given)."""
+    cmd = [CTL] + list(args)
+    if user is not None:
+        cmd = ["setpriv", "--reuid", str(user), "--regid", str(user), "--clear-groups"] + cmd
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+
+
+def drags_by_touch(lines):
+    """Touch lines grouped by touch id, in the order the touches began."""
+    out = {}
+    for l in lines:
+        if l["event"] == "touch":
+            out.setdefault(l["id"], []).append(l)
+    return list(out.values())
+
+
+class LiveControlTests(unittest.TestCase):
+    """Protocol 2: the recognizers and scene topics, set, scene, and who may send them."""
+
+    def test_disabling_double_tap_lets_tap_fire_at_once_and_enabling_brings_it_back(self):
+        d = Daemon("--no-devices", "--replay", TAPS, "--replay", TAPS, "--replay-delay", "1")
+        try:
+            out = ctl("disable", "doubleTap", "--socket", d.socket)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertTrue(d.wait_for_log(r"pid \d+, uid 0: set accepted"), d.text())
+            c = Client(d.socket, ["gestures", "touches", "devices"])
+            first = c.until(lambda l: l["event"] == "device" and l["action"] == "removed", timeout=30)
+            taps = [l for l in first if l["event"] == "gesture"]
+            self.assertEqual([l["recognizer"] for l in taps], ["tap"] * 9)
+            # At once: each tap comes with its finger's lift, not a double-tap interval later.
+            lifts = [l["time"] for l in first if l["event"] == "touch" and l["phase"] == "ended"]
+            self.assertEqual([l["time"] for l in taps], lifts)
+            self.assertEqual(ctl("enable", "double*", "--socket", d.socket).returncode, 0)
+            second = c.until(lambda l: l["event"] == "device" and l["action"] == "removed", timeout=30)
+            self.assertEqual([l["recognizer"] for l in second if l["event"] == "gesture"], ["doubleTap"] * 4 + ["tap"])
+            refused = ctl("disable", "nosuch*", "--socket", d.socket)
+            self.assertEqual(refused.returncode, 1)
+            self.assertIn('"nosuch*" matches no recognizer', refused.stderr)
+        finally:
+            d.stop()
+
+    def test_disabling_a_pan_mid_gesture_cancels_it(self):
+        d = Daemon("--no-devices", "--replay", DRAGS, "--replay-delay", "0.5")
+        try:
+            c = Client(d.socket, ["gestures", "recognizers"])
+            c.until(lambda l: l["event"] == "gesture" and l["recognizer"] == "pan" and l["state"] == "changed")
+            c.send({"set": {"recognizers": ["pan"], "enabled": False}})
+            lines = c.until(lambda l: l["event"] == "ok")
+            gestures = [l for l in lines if l["event"] == "gesture" and l["recognizer"] == "pan"]
+            transitions = [l for l in lines if l["event"] == "recognizer" and l["recognizer"] == "pan"]
+            self.assertEqual(gestures[-1]["state"], "cancelled")
+            self.assertEqual((transitions[-1]["from"], transitions[-1]["to"], transitions[-1]["reason"]),
+                             ("changed", "cancelled", "disabled"))
+            time.sleep(1.5)                             # the next drags: no pan at all
+            c.send({"set": {"recognizers": ["pan"], "enabled": True}})
+            later = c.until(lambda l: l["event"] == "ok")
+            self.assertEqual([l for l in later if l["event"] == "gesture" and l["recognizer"] == "pan"], [])
+            again = c.until(lambda l: l["event"] == "gesture" and l["recognizer"] == "pan", timeout=20)
+            self.assertEqual(again[-1]["state"], "began")
+        finally:
+            d.stop()
+
+    def test_rotation_changes_the_mapping_of_the_next_touch_sequence_only(self):
+        expected = drags_by_touch(offline(DRAGS, "--touches"))
+        d = Daemon("--no-devices", "--replay", DRAGS, "--replay-delay", "0.5")
+        try:
+            c = Client(d.socket, ["touches", "devices", "scene"])
+            window = c.until(lambda l: l["event"] == "scene")[-1]["scene"]["window"]
+            c.until(lambda l: l["event"] == "touch" and l["phase"] == "moved")
+            out = ctl("set", "rotation", "180", "--device", "0", "--socket", d.socket)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            lines = c.until(lambda l: l["event"] == "device" and l["action"] == "removed", timeout=30)
+            changed = [i for i, l in enumerate(lines) if l["event"] == "device" and l["action"] == "changed"]
+            self.assertEqual(len(changed), 1)
+            self.assertEqual(lines[changed[0]]["mapping"]["rotation"], 180)
+            live = drags_by_touch(lines)
+            # The touch that was down when the command came stays as it was to its end, and the device
+            # line comes once it has lifted; every later touch is turned half a turn.
+            self.assertEqual(live[0][-1]["phase"], "ended")
+            self.assertLess(lines.index(live[0][-1]), changed[0])
+            for l, e in zip(live[0], expected[0][-len(live[0]):]):
+                self.assertAlmostEqual(l["x"], e["x"], places=3)
+            self.assertEqual(len(live), len(expected))
+            for touch, e_touch in zip(live[1:], expected[1:]):
+                for l, e in zip(touch, e_touch):
+                    self.assertAlmostEqual(l["x"], window["width"] - e["x"], places=3)
+                    self.assertAlmostEqual(l["y"], window["height"] - e["y"], places=3)
+            self.assertEqual(ctl("set", "rotation", "45", "--socket", d.socket).returncode, 2)
+            refused = ctl("set", "rotation", "90", "--device", "7", "--socket", d.socket)
+            self.assertEqual(refused.returncode, 1)
+            self.assertIn("there is no device 7", refused.stderr)
+        finally:
+            d.stop()
+
+    def test_a_client_scene_fires_its_own_gestures_under_its_prefix_and_vanishes_on_disconnect(self):
+        tmp = tempfile.mkdtemp()
+        d = Daemon("--no-devices", "--replay", TAPS, "--replay", TAPS, "--replay-delay", "1.5")
+        try:
+            path = os.path.join(tmp, "kiosk.json")
+            with open(path, "w") as f:
+                json.dump({"views": [{"name": "button", "frame": [0, 0, 5000, 5000],
+                                      "recognizers": [{"name": "press", "type": "tap"}]}]}, f)
+            watcher = Client(d.socket, ["gestures", "scene", "devices"])
+            self.assertEqual([v["name"] for v in watcher.next()["scene"]["views"]], ["screen"])
+            push = subprocess.Popen([CTL, "scene", "push", path, "--socket", d.socket],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            scene = watcher.until(lambda l: l["event"] == "scene")[-1]["scene"]
+            self.assertEqual([(v["name"], v.get("clientScene")) for v in scene["views"]], [("screen", None), ("kiosk/button", "kiosk")])
+            self.assertEqual(scene["views"][1]["recognizers"][0]["name"], "kiosk/press")
+            self.assertEqual(scene["views"][1]["windowFrame"], [[0, 0], [5000, 0], [5000, 5000], [0, 5000]])
+            first = watcher.until(lambda l: l["event"] == "device" and l["action"] == "removed", timeout=30)
+            self.assertEqual([l["recognizer"] for l in first if l["event"] == "gesture"], ["kiosk/press"] * 9)
+            self.assertTrue(all(l["view"] == "kiosk/button" for l in first if l["event"] == "gesture"))
+            printed = [json.loads(push.stdout.readline()) for _ in range(9)]
+            self.assertEqual([l["recognizer"] for l in printed], ["kiosk/press"] * 9)
+            push.send_signal(signal.SIGINT)
+            push.communicate(timeout=10)
+            self.assertEqual([v["name"] for v in watcher.until(lambda l: l["event"] == "scene")[-1]["scene"]["views"]], ["screen"])
+            second = watcher.until(lambda l: l["event"] == "device" and l["action"] == "removed", timeout=30)
+            self.assertEqual([l["recognizer"] for l in second if l["event"] == "gesture"], ["doubleTap"] * 4 + ["tap"])
+            # A broken client scene: an error naming the place, and nothing changed.
+            watcher.send({"scene": {"name": "k", "views": [{"name": "b", "frame": [0, 0, "x", 1]}]}})
+            error = watcher.until(lambda l: l["event"] in ("error", "ok"))[-1]
+            self.assertEqual(error["event"], "error")
+            self.assertTrue(error["message"].startswith("scene.views[0].frame[2]: "), error["message"])
+            with open(path, "w") as f:
+                json.dump({"views": [{"name": "b", "frame": [0, 0, -1, 1]}]}, f)
+            bad = ctl("scene", "push", path, "--socket", d.socket)
+            self.assertEqual(bad.returncode, 1)
+            self.assertIn(path + ": views[0].frame: width and height must not be negative", bad.stderr)
+        finally:
+            d.stop()
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def test_recognizer_lines_show_every_transition_consistent_with_the_gesture_lines(self):
+        verbose = subprocess.run([CTL, "replay", "--verbose", SCROLL], capture_output=True, text=True, check=True)
+        logged = [l for l in verbose.stderr.splitlines() if "GestureRecognizer(" in l and " → " in l]
+        d = Daemon("--no-devices", "--replay", SCROLL, "--replay-delay", "0.5")
+        try:
+            c = Client(d.socket, ["gestures", "recognizers", "devices"])
+            lines = c.until(lambda l: l["event"] == "device" and l["action"] == "removed", timeout=30)
+        finally:
+            d.stop()
+        transitions = [l for l in lines if l["event"] == "recognizer"]
+        gestures = [l for l in lines if l["event"] == "gesture"]
+        self.assertGreater(len(gestures), 10)
+        # Every transition the offline replay logs, one line each (the replay ends with an unplug in
+        # both, so the counts agree).
+        self.assertEqual(len(transitions), len(logged), "\n".join(logged[:20]))
+        state = {}
+        for t in transitions:
+            self.assertEqual(t["from"], state.get(t["recognizer"], "possible"), t)
+            state[t["recognizer"]] = t["to"]
+        self.assertTrue(all(s == "possible" for s in state.values()), state)
+        # Each recognizer's gesture lines follow its transitions: one line for every state it enters
+        # (began, recognized, ended, cancelled), and "changed" lines once it has entered changed.
+        for name in {g["recognizer"] for g in gestures}:
+            entered = [t["to"] for t in transitions if t["recognizer"] == name and t["from"] != t["to"]
+                       and t["to"] not in ("possible", "failed")]
+            states = [g["state"] for g in gestures if g["recognizer"] == name]
+            collapsed = [s for i, s in enumerate(states) if i == 0 or s != states[i - 1]]
+            self.assertEqual(entered, collapsed, name)
+        self.assertTrue(any(t.get("reason") for t in transitions))
+
+    @unittest.skipUnless(os.geteuid() == 0, "needs root to run a client as another user")
+    def test_another_user_who_may_connect_is_refused_control_unless_in_the_control_group(self):
+        for args, permitted in (((), False), (("--control-group", "nogroup"), True)):
+            d = Daemon("--no-devices", "--socket-group", "nogroup", *args)
+            try:
+                os.chmod(d.dir, 0o755)
+                listen = subprocess.Popen(["setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups",
+                                           CTL, "listen", "--socket", d.socket],
+                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                out = subprocess.run(["setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups",
+                                      CTL, "disable", "pan", "--socket", d.socket], capture_output=True, text=True, timeout=30)
+                if permitted:
+                    self.assertEqual(out.returncode, 0, out.stderr)
+                    self.assertTrue(d.wait_for_log(r"uid 65534: set accepted"), d.text())
+                else:
+                    self.assertEqual(out.returncode, 1)
+                    self.assertIn("not permitted", out.stderr)
+                    self.assertIn("this connection is uid 65534", out.stderr)
+                    self.assertIn("--control-group", out.stderr)
+                time.sleep(0.3)
+                self.assertIsNone(listen.poll(), "the other user may still subscribe")
+                listen.kill()
+                listen.wait()
+            finally:
+                d.stop()
+        with self.assertRaises(RuntimeError):
+            Daemon("--no-devices", "--control-group", "no-such-group-here")
+
+
 class CommandLineTests(unittest.TestCase):
     def test_help_version_and_bad_options(self):
         for tool in (DAEMON, CTL):

@@ -9,9 +9,9 @@ public enum Ctl {
     usage: touchbridgectl COMMAND [options]
 
     commands:
-      listen [--touches] [--devices] [--socket PATH]
-                          print the daemon's lines (gestures; touches and devices when asked);
-                          exits 1 when the daemon goes away
+      listen [--touches] [--devices] [--recognizers] [--scene] [--socket PATH]
+                          print the daemon's lines (gestures; touches, devices, every recognizer's
+                          transitions, the scene when asked); exits 1 when the daemon goes away
       devices [--scene FILE] [--tablets]
                           list the touchscreens: node, name, ids, ranges, slots, resolution, mapping
       replay [--scene FILE] [--touches] [--verbose] [--desc FILE] RECORDING...
@@ -21,6 +21,14 @@ public enum Ctl {
                           transitions and their causes on stderr
       replay --mirror OUT [--scene FILE] RECORDING
                           also write what a pass-through mirror would be sent, as an evemu recording
+      set rotation DEG [--device N]
+                          turn a device (default: every device) by 0, 90, 180 or 270 degrees from
+                          its next touch sequence on
+      enable NAME...      enable recognizers (names or shell patterns such as "edge*")
+      disable NAME...     disable them: a gesture under way is cancelled
+      scene push FILE [--name N]
+                          put FILE's views on top of the daemon's scene as client scene N (default:
+                          FILE's name); prints its gestures until interrupted, which removes it
       scene check FILE    validate a scene file
       scene default [--passthrough]
                           print the built-in scene (or the built-in pass-through scene) as a scene file
@@ -49,6 +57,9 @@ public enum Ctl {
             case "replay": return try replay(rest)
             case "scene": return try scene(rest)
             case "bind": return try bind(rest)
+            case "set": return try set(rest)
+            case "enable": return try enable(rest, true)
+            case "disable": return try enable(rest, false)
             case "udev-mirror-properties": return try udevMirrorProperties(rest)
             default:
                 FileHandleStandardError.write("touchbridgectl: unknown command \"\(command)\" (see --help)\n")
@@ -74,11 +85,11 @@ public enum Ctl {
     }
 
     static func listen(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, spec: .init(flags: ["touches", "devices"], options: ["socket"]), program: "touchbridgectl listen")
+        let a = try Arguments(args, spec: .init(flags: ["touches", "devices", "recognizers", "scene"], options: ["socket"]),
+                              program: "touchbridgectl listen")
         let client = try SocketClient(path: try socketPath(a))
         var topics = ["\"gestures\""]
-        if a.has("touches") { topics.append("\"touches\"") }
-        if a.has("devices") { topics.append("\"devices\"") }
+        for t in ["touches", "devices", "recognizers", "scene"] where a.has(t) { topics.append("\"\(t)\"") }
         try client.send("{\"subscribe\":[\(topics.joined(separator: ","))]}")
         var out = StandardOutput()
         while let line = client.readLine() {
@@ -156,6 +167,7 @@ public enum Ctl {
     }
 
     static func scene(_ args: [String]) throws -> Int32 {
+        if args.first == "push" { return try scenePush(Array(args.dropFirst())) }
         if args.first == "default" {
             let a = try Arguments(Array(args.dropFirst()), spec: .init(flags: ["passthrough"], options: []),
                                   program: "touchbridgectl scene default")
@@ -166,7 +178,7 @@ public enum Ctl {
             return 0
         }
         guard args.first == "check", args.count == 2 else {
-            throw Arguments.Failure(description: "touchbridgectl: usage: touchbridgectl scene check FILE | touchbridgectl scene default [--passthrough]")
+            throw Arguments.Failure(description: "touchbridgectl: usage: touchbridgectl scene check FILE | touchbridgectl scene default [--passthrough] | touchbridgectl scene push FILE")
         }
         do {
             let s = try Scene.load(path: args[1])
