@@ -189,6 +189,21 @@ struct LiveControlTests {
         #expect(rig.pipeline.clientScenes.isEmpty && rig.pipeline.scene.window.subviews.count == 1)
     }
 
+    @Test("A reloaded scene file keeps the client scenes (built again on the new window) and what set recognizers decided")
+    func reloadKeepsControl() throws {
+        let rig = Rig()
+        try rig.pipeline.setClientScene(connection: 3, name: "k", views: try views(LiveControlTests.kiosk), at: 0)
+        try rig.pipeline.setEnabled(patterns: ["edge*", "k/swipe"], enabled: false, at: 0)
+        rig.pipeline.replace(scene: Scene.builtIn(), at: 1)
+        #expect(rig.pipeline.scene.window.subviews.map { $0.name ?? "" } == ["screen", "k/carousel"])
+        let disabled = rig.pipeline.recognizers.filter { !$0.isEnabled }.compactMap(\.name)
+        #expect(disabled == ["edgeLeft", "edgeRight", "edgeTop", "edgeBottom", "k/swipe"])
+        rig.down(100, 100, at: 2)
+        rig.up(at: 2.05)
+        rig.pipeline.finish()
+        #expect(rig.log == ["gesture k/tap recognized"])     // its swipe disabled: the tap waits for nothing
+    }
+
     @Test("A scene name is one connection's; removing a scene it does not have is an error")
     func clientSceneOwnership() throws {
         let rig = Rig()

@@ -54,6 +54,8 @@ public final class InputDevices {
     private var nextIndex = 0
     /// The built-in scene is resized once, for the first device.
     private var sizedDefaultScene = false
+    /// The device the built-in scene took its size from: turning it by 90° turns the window too.
+    private var sizingDevice: (index: Int, description: DeviceDescription)?
     /// Mirrors seen on the bus, logged once each.
     private var ignoredMirrors: Set<String> = []
     /// Live mapping changes (protocol 2 `set device`), by device index; a change for every device
@@ -184,6 +186,7 @@ public final class InputDevices {
     func adoptDefaultScene(for device: DeviceDescription) -> Bool {
         guard pipeline.scene.isDefault, !sizedDefaultScene else { return false }
         sizedDefaultScene = true
+        sizingDevice = (nextIndex - 1, device)
         let sized = Scene.builtIn(for: device, passthrough: pipeline.scene.passesEveryDevice,
                                   rotation: pipeline.scene.rotationForEveryDevice)
         guard sized.window.bounds != pipeline.scene.window.bounds else { return false }
@@ -440,6 +443,7 @@ public final class InputDevices {
     private func applyPendingMapping(_ d: OpenDevice) {
         guard d.device.assembler.isNeutral else { return }
         d.mappingPending = false
+        turnDefaultScene(for: d.index, d.config)
         mapping(d.config, index: d.index).configure(&d.device.assembler.mapping, window: pipeline.scene.window.bounds,
                                                     udevCalibration: d.info.calibrationMatrix)
         mappingChanged(index: d.index, node: d.node, name: d.name, d.device.assembler.mapping)
@@ -448,10 +452,36 @@ public final class InputDevices {
     private func applyPendingMapping(_ r: ReplaySource) {
         guard r.isNeutral else { return }
         r.mappingPending = false
+        turnDefaultScene(for: r.index, r.config)
         var m = r.mapping
         mapping(r.config, index: r.index).configure(&m, window: pipeline.scene.window.bounds, udevCalibration: nil)
         r.mapping = m
         mappingChanged(index: r.index, node: r.node, name: r.recording.device.name, m)
+    }
+
+    /// The built-in scene's window is the panel as it is turned (README "The built-in scene"): when the
+    /// device it was sized for turns between landscape and portrait, the window's sides swap, so that
+    /// the thresholds keep their physical size. The other devices follow the new window.
+    private func turnDefaultScene(for index: Int, _ config: DeviceConfig) {
+        guard pipeline.scene.isDefault, let sizing = sizingDevice, sizing.index == index else { return }
+        let rotation = mapping(config, index: index).rotation
+        let turned = rotation == .clockwise90 || rotation == .clockwise270
+        let size = Scene.physicalSize(of: sizing.description) ?? Scene.defaultWindowSize
+        let window = turned ? Size(width: size.height, height: size.width) : size
+        guard window != pipeline.scene.window.bounds.size else { return }
+        let scene = Scene.builtIn(size: window, passthrough: pipeline.scene.passesEveryDevice)
+        scene.rotationForEveryDevice = pipeline.scene.rotationForEveryDevice
+        pipeline.replace(scene: scene, at: monotonicNow())
+        log.info("built-in scene turned with device \(index): window \(Int(window.width))×\(Int(window.height)) pt")
+        for d in open.values {
+            mapping(d.config, index: d.index).configure(&d.device.assembler.mapping, window: scene.window.bounds,
+                                                        udevCalibration: d.info.calibrationMatrix)
+        }
+        for r in replays {
+            var m = r.mapping
+            mapping(r.config, index: r.index).configure(&m, window: scene.window.bounds, udevCalibration: nil)
+            r.mapping = m
+        }
     }
 
     private func mappingChanged(index: Int, node: String, name: String, _ m: CoordinateMapping) {
