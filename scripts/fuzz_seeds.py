@@ -45,7 +45,19 @@ def scenes(out):
 def client_lines(out):
     lines = ['{"subscribe":["gestures","touches","devices"]}', '{"subscribe":[]}', '{"subscribe":["touches"],"extra":1}',
              '{"subscribe":"gestures"}', '{"hello":1}', '[1,2,3]', '  ', 'not json', '{"subscribe":["x"]}',
-             '{"subscribe":[1]}', '{}', '{"subscribe":["gestures"]} trailing', '"\\ud800"', '{"a":{"b":[[[[[]]]]]}}']
+             '{"subscribe":[1]}', '{}', '{"subscribe":["gestures"]} trailing', '"\\ud800"', '{"a":{"b":[[[[[]]]]]}}',
+             '{"subscribe":["recognizers","scene"]}', '{"set":{"recognizers":["edge*","tap"],"enabled":false}}',
+             '{"set":{"recognizers":["[a-d]*"],"enabled":true}}', '{"set":{"device":"*","rotation":90,"flipX":true}}',
+             '{"set":{"device":0,"calibration":[1,0,0,0,1,0]}}']
+    with open(os.path.join(ROOT, "scenes", "default.json")) as f:
+        views = json.load(f)["views"]                  # the built-in scene's views, as a client scene
+    lines.append(json.dumps({"scene": {"name": "k", "views": [
+        {"name": "pad", "frame": [0, 0, 400, 400], "transform": [0, 1, -1, 0, 5, 5], "passthrough": False,
+         "recognizers": [{"name": "drag", "type": "pan", "requireToFail": ["flick"]},
+                         {"name": "flick", "type": "swipe", "direction": ["left"], "simultaneousWith": "*"}],
+         "subviews": [{"name": "b", "frame": [1, 1, 20, 20], "recognizers": [{"name": "t", "type": "tap"}]}]}]}}))
+    lines.append(json.dumps({"scene": {"name": "kiosk", "views": views}}))
+    lines.append('{"scene":{"name":"k","views":[]}}')
     for i, line in enumerate(lines):
         with open(os.path.join(out, "line-{}".format(i)), "w") as f:
             f.write(line)

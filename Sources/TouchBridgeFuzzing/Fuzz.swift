@@ -9,7 +9,9 @@ import TouchInput
 ///
 /// - `scene`: the bytes as a scene file (plain and for pass-through); a scene that parses gets a few
 ///   touches through a pipeline.
-/// - `client-line`: the bytes as a line a client sends on the socket.
+/// - `client-line`: the bytes as a line a client sends on the socket; a control command is carried out
+///   on the built-in scene's pipeline (a client scene gets a touch, then goes with its connection), and
+///   the scene line must read back as a scene file.
 /// - `recording`: the bytes as a recording (evemu, evtest text, libinput record's YAML, or E: lines of a
 ///   known device); one that parses is replayed through the built-in scene.
 /// - `frames`: the bytes as kernel events of a protocol B, protocol A or single-touch panel, through the
@@ -62,11 +64,51 @@ public enum Fuzz {
     // MARK: client-line
 
     public static func clientLine(_ data: UnsafeRawBufferPointer) {
-        do {
-            _ = try ClientCommand.parse(Array(data))
+        let command: ClientCommand?
+        do throws(ClientCommand.Refusal) {
+            command = try ClientCommand.parse(Array(data))
         } catch {
             check(!error.message.isEmpty, "a refused client line without a message")
+            return
         }
+        let pipeline: Pipeline
+        switch command {
+        case .setRecognizers(let patterns, let enabled)?:
+            pipeline = Pipeline(scene: Scene.builtIn(), log: log)
+            do throws(ClientCommand.Refusal) {
+                try pipeline.setEnabled(patterns: patterns, enabled: enabled, at: 0)
+            } catch {
+                check(!error.message.isEmpty, "a refused set without a message")
+                return
+            }
+        case .scene(let name, let views)?:
+            pipeline = Pipeline(scene: Scene.builtIn(), log: log)
+            do throws(ClientCommand.Refusal) {
+                try pipeline.setClientScene(connection: 1, name: name, views: views, at: 0)
+            } catch {
+                check(!error.message.isEmpty, "a refused scene without a message")
+                return
+            }
+            pipeline.handle(DigitizerFrame(timestamp: 1, contacts: [Contact(id: 1, location: Point(x: 100, y: 100))]))
+        default:
+            return
+        }
+        let line = pipeline.sceneLine()
+        var parser = JSONParser(bytes: line)
+        guard let json = try? parser.parse(), let scene = json["scene"] else {
+            return check(false, "the scene line is not JSON: \(String(decoding: line, as: UTF8.self))")
+        }
+        var w = JSONWriter()
+        w.value(scene)
+        do {
+            _ = try Scene.parse(String(decoding: w.bytes, as: UTF8.self), file: "scene line")
+        } catch {
+            check(false, "the scene line does not read back as a scene file: \(error)")
+        }
+        pipeline.removeClientScenes(of: 1, at: 1.1)
+        pipeline.handle(DigitizerFrame(timestamp: 1.2, contacts: []))
+        pipeline.finish()
+        check(pipeline.application.isIdle, "a recognizer is still under way after the client scene went and the finger lifted")
     }
 
     // MARK: recording
