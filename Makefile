@@ -14,7 +14,7 @@ PREFIX     ?= /usr/local
 DESTDIR    ?=
 # Debian packages the build and the tests need (C libraries found through pkg-config, the
 # command-line tools the integration tests drive).
-DEPS       := pkg-config libevdev-dev libudev-dev socat python3 systemd
+DEPS       := pkg-config libevdev-dev libudev-dev socat python3 systemd chromium
 SWIFTFLAGS := -Xswiftc -warnings-as-errors
 
 .PHONY: all deps build release test test-sanitize fuzz soak run demo bench lab install uninstall check-units clean

@@ -27,3 +27,11 @@ show Tests/Fixtures/evemu-devices__wacom-isdv4-e6-finger-ts__2fg-tap.events 1 "a
 show Tests/Fixtures/evemu-devices__ep0430m09-ts__2fg-scroll-down.evemu 3 "two-finger scroll on an EP0430M09 panel (first lines)"
 echo
 echo "Replay any recording offline: .build/release/touchbridgectl replay --touches FILE"
+# A report to look at: the views, the fingers and every recognizer's decisions, in one HTML file.
+report=${TMPDIR:-/tmp}/touchbridge-demo-report.html
+"$BIN/touchbridgectl" replay --html "$report" Tests/Fixtures/evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu \
+    >/dev/null 2>"$dir/report.log" || { cat "$dir/report.log" >&2; exit 1; }
+echo
+echo "A replay report of the nine taps (open it in a browser): $report"
+echo "The live page, beside a running daemon:      $BIN/touchbridgectl visualize   (then open http://127.0.0.1:8391/)"
+echo "  e.g. with a demo daemon: $BIN/touchbridged --no-devices --replay-loop --replay Tests/Fixtures/evemu-devices__ep0430m09-ts__2fg-scroll-down.evemu &"

@@ -91,3 +91,50 @@ def evemu_panel(name, x_max=4095, y_max=4095, pressure=False):
     if pressure:
         lines.append("A: 3a 0 255 0 0 0")
     return "\n".join(lines) + "\n"
+
+
+def evemu_frames(path, frames, hz=240.0, name="Synthetic panel (TouchBridge tests)"):
+    """Writes an evemu recording of `evemu_panel(name)` (0…4095 on both axes, 16 units/mm): `frames` is
+    a list, one entry per frame at `hz`, of {slot: (x, y)} for the fingers down in it. A slot that
+    appears gets a new tracking id; one that disappears lifts. A last frame lifts what is still down."""
+    out = [evemu_panel(name)]
+    down = {}
+    next_id = 1
+    for i, contacts in enumerate(list(frames) + [{}]):
+        t = "{:.6f}".format(i / hz)
+        for slot in sorted(set(down) - set(contacts)):
+            out.append("E: {} 0003 002f {}\nE: {} 0003 0039 -1\n".format(t, slot, t))
+            del down[slot]
+        for slot, (x, y) in sorted(contacts.items()):
+            out.append("E: {} 0003 002f {}\n".format(t, slot))
+            if slot not in down:
+                down[slot] = next_id
+                out.append("E: {} 0003 0039 {}\n".format(t, next_id))
+                next_id += 1
+            out.append("E: {} 0003 0035 {}\nE: {} 0003 0036 {}\n".format(t, int(x), t, int(y)))
+        out.append("E: {} 0000 0000 0\n".format(t))
+    with open(path, "w") as f:
+        f.writelines(out)
+
+
+def pinch_frames(hz=240.0, seconds=1.2):
+    """Two fingers that spread apart about the panel's middle: a pinch (scale about 2.2)."""
+    n = int(hz * seconds)
+    return [{0: (2048 - 400 - 500 * i / n, 2048 - 300 - 380 * i / n), 1: (2048 + 400 + 500 * i / n, 2048 + 300 + 380 * i / n)}
+            for i in range(n)]
+
+
+def ten_finger_frames(hz=240.0, seconds=20.0):
+    """Ten fingers drawing circles for `seconds`, each lifting and landing again every 2 s."""
+    import math
+    frames = []
+    for i in range(int(hz * seconds)):
+        t = i / hz
+        contacts = {}
+        for f in range(10):
+            if (t + f * 0.2) % 2.0 > 1.9:
+                continue                                    # lifted for 0.1 s of every 2
+            a = t * 2 + f
+            contacts[f] = (400 + f * 330 + 150 * math.cos(a), 2048 + 900 * math.sin(a))
+        frames.append(contacts)
+    return frames

@@ -21,6 +21,12 @@ public enum Ctl {
                           transitions and their causes on stderr
       replay --mirror OUT [--scene FILE] RECORDING
                           also write what a pass-through mirror would be sent, as an evemu recording
+      replay --html OUT [--scene FILE] RECORDING
+                          also write a self-contained HTML report: the views, every touch, a lane per
+                          recognizer with its states and reasons, play/pause and a time scrubber
+      visualize [--listen ADDR:PORT] [--socket PATH]
+                          serve a live page of the daemon's touches, views and recognizers
+                          (default http://127.0.0.1:8391/)
       set rotation DEG [--device N]
                           turn a device (default: every device) by 0, 90, 180 or 270 degrees from
                           its next touch sequence on
@@ -58,6 +64,7 @@ public enum Ctl {
             case "scene": return try scene(rest)
             case "bind": return try bind(rest)
             case "set": return try set(rest)
+            case "visualize": return try visualize(rest)
             case "enable": return try enable(rest, true)
             case "disable": return try enable(rest, false)
             case "udev-mirror-properties": return try udevMirrorProperties(rest)
@@ -135,12 +142,15 @@ public enum Ctl {
     }
 
     static func replay(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, spec: .init(flags: ["touches", "verbose"], options: ["scene", "desc", "mirror"]), program: "touchbridgectl replay")
+        let a = try Arguments(args, spec: .init(flags: ["touches", "verbose"], options: ["scene", "desc", "mirror", "html"]), program: "touchbridgectl replay")
         guard !a.positional.isEmpty else {
             throw Arguments.Failure(description: "touchbridgectl replay: name at least one recording (see --help)")
         }
         if a["mirror"] != nil && a.positional.count > 1 {
             throw Arguments.Failure(description: "touchbridgectl replay: --mirror writes one recording's mirror: name one recording")
+        }
+        if a["html"] != nil && a.positional.count > 1 {
+            throw Arguments.Failure(description: "touchbridgectl replay: --html writes one recording's report: name one recording")
         }
         // --verbose: every recognizer's transitions, with what caused them, on stderr (why a gesture
         // did or did not fire).
@@ -148,9 +158,14 @@ public enum Ctl {
         let scenePath = a["scene"]
         let passthrough = a["mirror"] != nil
         if let scenePath { _ = try Scene.load(path: scenePath, passthrough: passthrough) }   // a broken scene first
-        var options = OfflineReplay.Options(topics: a.has("touches") ? [.gestures, .touches] : .gestures)
+        let printed: Topics = a.has("touches") ? [.gestures, .touches] : .gestures
+        var options = OfflineReplay.Options(topics: printed)
         options.mirrorPath = a["mirror"]
         var out = StandardOutput()
+        if let htmlPath = a["html"] {
+            return try replayReport(a.positional[0], to: htmlPath, scenePath: scenePath, printed: printed,
+                                    options: options, log: log, out: &out, description: a["desc"])
+        }
         for path in a.positional {
             let recording = try Recording.load(path: path, descriptionPath: a["desc"])
             try recording.requireEvents()
@@ -164,6 +179,51 @@ public enum Ctl {
         }
         out.flush()
         return 0
+    }
+
+    /// `replay --html OUT`: the replay's every line (every topic) into a self-contained report; the
+    /// lines asked for are printed as without --html.
+    static func replayReport(_ path: String, to htmlPath: String, scenePath: String?, printed: Topics,
+                             options: OfflineReplay.Options, log: Logger, out: inout StandardOutput,
+                             description: String?) throws -> Int32 {
+        let recording = try Recording.load(path: path, descriptionPath: description)
+        try recording.requireEvents()
+        let scene = try scenePath.map { try Scene.load(path: $0, passthrough: options.mirrorPath != nil) }
+        var all = options
+        all.topics = [.gestures, .touches, .devices, .recognizers, .scene]
+        var report = ReplayReport()
+        var printedLines: [[UInt8]] = []
+        let used = try OfflineReplay.play(recording, scene: scene, options: all, log: log) { bytes in
+            report.add(bytes)
+            let isTouch = bytes.starts(with: #"{"event":"touch""#.utf8)
+            let isGesture = bytes.starts(with: #"{"event":"gesture""#.utf8)
+            if (isGesture && printed.contains(.gestures)) || (isTouch && printed.contains(.touches)) {
+                printedLines.append(Array(bytes))
+            }
+        }
+        for l in printedLines { l.withUnsafeBufferPointer { out.line($0) } }
+        out.flush()
+        let page = report.html(title: "TouchBridge replay of \(Files.baseName(path))")
+        try Files.writeText(htmlPath, page)
+        if let used {
+            FileHandleStandardError.write("touchbridgectl replay: \(Files.baseName(path)): \"\(recording.device.name)\" maps through the devices entry \(used.selector)\n")
+        }
+        FileHandleStandardError.write("touchbridgectl replay: wrote \(htmlPath) (\(page.utf8.count / 1024) KiB: \(report.touchLines) touch lines, \(report.gestureLines) gesture lines); open it in a browser\n")
+        return 0
+    }
+
+    /// `visualize [--listen ADDR:PORT] [--socket PATH]`: the live page (VisualizeServer).
+    static func visualize(_ args: [String]) throws -> Int32 {
+        let a = try Arguments(args, spec: .init(flags: [], options: ["listen", "socket"]), program: "touchbridgectl visualize")
+        guard a.positional.isEmpty else {
+            throw Arguments.Failure(description: "touchbridgectl visualize: unexpected \"\(a.positional[0])\" (see --help)")
+        }
+        let log = Logger(program: "touchbridgectl visualize")
+        let server = try VisualizeServer(address: a["listen"] ?? VisualizeServer.defaultAddress, socketPath: try socketPath(a), log: log)
+        var out = StandardOutput()
+        out.line("touchbridgectl visualize: open \(server.url)")
+        out.flush()
+        return try server.run()
     }
 
     static func scene(_ args: [String]) throws -> Int32 {

@@ -10,7 +10,8 @@ import TouchInput
 public enum OfflineReplay {
     /// How the recording is played.
     public struct Options {
-        /// The topics whose lines are handed out (gestures, touches).
+        /// The topics whose lines are handed out: gestures, touches, recognizers; scene (the scene line
+        /// before the first frame), devices (the recording's device added first and removed last).
         public var topics: Topics = .gestures
         /// Also write what a pass-through mirror of the device would be sent, as an evemu recording
         /// (`replay --mirror OUT`): the device passes through whatever the scene's entries say.
@@ -43,6 +44,7 @@ public enum OfflineReplay {
 
         let pipeline = Pipeline(scene: scene, log: log)
         pipeline.wantsTouches = options.topics.contains(.touches)
+        pipeline.wantsRecognizers = options.topics.contains(.recognizers)
         pipeline.onLines = { topic, bytes in
             guard options.topics.contains(topic) else { return }
             // A chunk holds one or more lines, separated by newlines.
@@ -71,6 +73,11 @@ public enum OfflineReplay {
         var player = RecordingPlayer(device: recording.device, mapping: mapping, deviceIndex: 0) {
             log.warning("\(recording.source): \($0)")
         }
+        let node = "replay:" + recording.source
+        if options.topics.contains(.scene) { pipeline.sceneLine().withUnsafeBufferPointer(line) }
+        if options.topics.contains(.devices) {
+            DeviceLine.encode(action: "added", node: node, name: recording.device.name).withUnsafeBufferPointer(line)
+        }
         for e in recording.events {
             if let f = player.play(e) { pipeline.handle(f) }
         }
@@ -78,6 +85,9 @@ public enum OfflineReplay {
         // The end of the recording: the device went away (C7).
         pipeline.handle(player.cancelAll(at: pipeline.currentTime))
         pipeline.finish()
+        if options.topics.contains(.devices) {
+            DeviceLine.encode(action: "removed", node: node, name: recording.device.name).withUnsafeBufferPointer(line)
+        }
         if let mirror {
             pipeline.removeMirror(device: 0, at: pipeline.currentTime)
             try mirror.close()

@@ -1,6 +1,6 @@
 import Glibc
 
-/// Whole-file reads without Foundation.
+/// Whole-file reads and writes without Foundation.
 public enum Files {
     /// The file's bytes as UTF-8 text (invalid sequences are repaired).
     public static func readText(_ path: String) throws -> String {
@@ -24,6 +24,23 @@ public enum Files {
             data.append(contentsOf: buffer[0..<n])
         }
         return data
+    }
+
+    /// Writes `text` as the whole file (created mode 0644, or truncated).
+    public static func writeText(_ path: String, _ text: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw SystemError("open", path, errno: errno) }
+        defer { close(fd) }
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("write", path, errno: errno)
+            }
+            offset += n
+        }
     }
 
     public static func exists(_ path: String) -> Bool {

@@ -1,0 +1,106 @@
+import TouchCore
+import TouchInput
+
+/// `touchbridgectl replay --html OUT`: one self-contained HTML file, the visualizer's page with the
+/// scene and every line of the replay embedded (README "Visualizer"). Touch lines, the bulk of a
+/// ten-finger recording, are embedded as compact arrays (`VisualizerPage`); the other lines as they
+/// would go out on the socket, but for their times, which count from the recording's first line
+/// (`timeOrigin` in the report's `views` line says from when).
+public struct ReplayReport {
+    private var lines: [String] = []
+    private var viewIndex: [String: Int] = [:]
+    private var viewNames: [String] = []
+    /// The first time seen: a report's times count from it (a recording stamped with the wall clock
+    /// would otherwise spend ten digits a line on it).
+    private var origin: Double?
+    public private(set) var touchLines = 0
+    public private(set) var gestureLines = 0
+
+    public init() {}
+
+    static let phases = ["began", "moved", "stationary", "ended", "cancelled"]
+
+    /// Takes one line of the replay (any topic).
+    public mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
+        // Touch lines start {"event":"touch" (their encoder's field order, docs/protocol.md).
+        let touchPrefix = #"{"event":"touch""#.utf8
+        if bytes.starts(with: touchPrefix), let compact = compactTouch(bytes) {
+            lines.append(compact)
+            touchLines += 1
+            return
+        }
+        if bytes.starts(with: #"{"event":"gesture""#.utf8) { gestureLines += 1 }
+        var parser = JSONParser(bytes: Array(bytes))
+        guard let json = try? parser.parse(), let members = json.objectValue else { return }
+        var w = JSONWriter(capacity: bytes.count)
+        w.beginObject()
+        for (key, value) in members {
+            w.key(string: key)
+            if key == "time", let t = value.numberValue { w.number(rebased(t)) } else { w.value(value) }
+        }
+        w.endObject()
+        lines.append(escaped(String(decoding: w.bytes, as: UTF8.self)))
+    }
+
+    private mutating func rebased(_ t: Double) -> Double {
+        if origin == nil { origin = t }
+        return t - origin!
+    }
+
+    /// `[time, device, id, phase, x, y, view, tapCount]`.
+    private mutating func compactTouch(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var parser = JSONParser(bytes: Array(bytes))
+        guard let json = try? parser.parse(), let time = json["time"]?.numberValue,
+              let id = json["id"]?.numberValue, let phase = json["phase"]?.stringValue,
+              let p = ReplayReport.phases.firstIndex(of: phase),
+              let x = json["x"]?.numberValue, let y = json["y"]?.numberValue else { return nil }
+        var view = -1
+        if let name = json["view"]?.stringValue {
+            if let i = viewIndex[name] { view = i } else {
+                view = viewNames.count
+                viewIndex[name] = view
+                viewNames.append(name)
+            }
+        }
+        let device = json["device"]?.numberValue.map { String(Int($0)) } ?? "null"
+        let taps = Int(json["tapCount"]?.numberValue ?? 0)
+        var w = JSONWriter(capacity: 32)
+        w.number(rebased(time))
+        let t = String(decoding: w.bytes, as: UTF8.self)
+        return "[\(t),\(device),\(Int(id)),\(p),\(ReplayReport.short(x)),\(ReplayReport.short(y)),\(view),\(taps)]"
+    }
+
+    /// A position to 0.01 pt: finer than any panel resolves, and half the bytes.
+    static func short(_ v: Double) -> String {
+        let r = (v * 100).rounded() / 100
+        if r == r.rounded() { return String(Int(r)) }
+        var w = JSONWriter(capacity: 32)
+        w.number(r)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    /// A line made safe inside a <script> element: `<` only occurs inside JSON strings, where \u003c
+    /// means the same.
+    private func escaped(_ s: String) -> String {
+        s.contains("<") ? s.replacing("<", with: "\\u003c") : s
+    }
+
+    /// The page, with everything embedded.
+    public func html(title: String) -> String {
+        var w = JSONWriter(capacity: 256)
+        w.beginObject()
+        w.key("event"); w.staticString("views")
+        w.key("timeOrigin"); w.number(origin ?? 0)
+        w.key("names"); w.beginArray()
+        for n in viewNames { w.string(n) }
+        w.endArray()
+        w.endObject()
+        var data = escaped(String(decoding: w.bytes, as: UTF8.self)) + "\n"
+        data.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 1 } + 64)
+        for l in lines {
+            data += l
+            data += "\n"
+        }
+        return VisualizerPage.html(mode: "report", title: title, data: data)
+    }
+}
