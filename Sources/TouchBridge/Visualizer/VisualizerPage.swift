@@ -63,7 +63,8 @@ enum VisualizerPage {
     aside li.gone { opacity: .45; }
     .legend span { display: inline-block; margin: 0 8px 4px 0; }
     .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; vertical-align: -1px; }
-    #lanes { padding: 0 12px 16px; }
+    #lanes { padding: 0 12px 16px; position: relative; }
+    #cursor { position: absolute; top: 0; bottom: 16px; width: 1px; background: rgba(255,255,255,.55); pointer-events: none; }
     .lane { display: grid; grid-template-columns: 190px 1fr 260px; gap: 8px; align-items: center;
             padding: 2px 0; border-bottom: 1px solid var(--line); }
     .lane .name { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
@@ -120,7 +121,7 @@ enum VisualizerPage {
         </div>
       </aside>
     </main>
-    <section id="lanes"></section>
+    <section id="lanes"><div id="cursor"></div></section>
     <script>
     "use strict";
     const PHASES = ["began", "moved", "stationary", "ended", "cancelled"];
@@ -144,7 +145,7 @@ enum VisualizerPage {
     function lane(name, type, view) {
       let l = M.lanes.get(name);
       if (!l) {
-        l = { name, type: type || "", view: view || null, transitions: [], gestures: [], enabled: true, client: false };
+        l = { name, type: type || "", view: view || null, transitions: [], gestures: [], fires: [], enabled: true, client: false };
         M.lanes.set(name, l);
         M.laneOrder.push(name);
       }
@@ -171,7 +172,13 @@ enum VisualizerPage {
           break;
         }
         case "recognizer": lane(line.recognizer, line.type, line.view).transitions.push(line); break;
-        case "gesture": lane(line.recognizer, line.type, line.view).gestures.push(line); M.gestures++; break;
+        case "gesture": {
+          const l = lane(line.recognizer, line.type, line.view);
+          l.gestures.push(line);
+          if (line.state === "recognized" || line.state === "began") l.fires.push(line);
+          M.gestures++;
+          break;
+        }
       }
       S.dirty = true;
     }
@@ -268,7 +275,9 @@ enum VisualizerPage {
         const finished = p.phase === "ended" || p.phase === "cancelled";
         // Live and following: touches that lifted more than 3 s ago are not drawn. Otherwise every path.
         if (finished && S.follow && t - p.time > 3) continue;
-        const from = S.follow ? Math.max(0, upTo(pts, t - 1.5)) : 0;
+        // Paused, a report shows whole paths; moving, the last 1.5 s of each.
+        const from = S.follow || S.playing ? Math.max(0, upTo(pts, t - 1.5)) : 0;
+        if (finished && S.playing && t - p.time > 1.5) continue;
         const color = PHASE_COLOR[p.phase];
         const trail = pts.slice(from, last + 1).map((q) => num(q.x) + "," + num(q.y)).join(" ");
         let mark;
@@ -325,14 +334,34 @@ enum VisualizerPage {
         row.div.classList.toggle("disabled", !l.enabled);
         const c = row.canvas;
         const W = c.clientWidth || 600, H = 18;
+        const tr = l.transitions, gs = l.gestures;
+        // The bars change only with the time span, the lines and the width: a report's playback
+        // moves the cursor, not them.
+        const key = `${a} ${b} ${tr.length} ${gs.length} ${W}`;
+        if (row.key !== key) {
+          row.key = key;
+          drawBars(l, c, W, H, a, b);
+        }
+        laneNow(l, row);
+      }
+      const first = rows.values().next().value;
+      if (first) {
+        const box = first.canvas.getBoundingClientRect(), lanes = $("lanes").getBoundingClientRect();
+        const cursor = $("cursor");
+        cursor.style.left = `${box.left - lanes.left + ((S.t - a) / Math.max(b - a, 1e-6)) * box.width}px`;
+        cursor.style.display = S.t >= a && S.t <= b ? "block" : "none";
+      }
+    }
+
+    function drawBars(l, c, W, H, a, b) {
         if (c.width !== W) { c.width = W; c.height = H; }
+        const tr = l.transitions, gs = l.gestures;
         const ctx = c.getContext("2d");
         ctx.clearRect(0, 0, W, H);
         ctx.fillStyle = "#23272e";
         ctx.fillRect(0, H / 2 - 1, W, 2);
         const span = Math.max(b - a, 1e-6);
         const x = (t) => ((t - a) / span) * W;
-        const tr = l.transitions;
         const end = upTo(tr, b);
         let i = Math.max(0, upTo(tr, a));
         for (; i <= end; i++) {
@@ -361,20 +390,22 @@ enum VisualizerPage {
         // The gesture lines: a white tick each (one per pixel at most).
         ctx.fillStyle = "rgba(255,255,255,.8)";
         let lastX = -1;
-        const gs = l.gestures;
         for (let j = Math.max(0, upTo(gs, a)); j <= upTo(gs, b); j++) {
           const gx = Math.round(x(gs[j].time));
           if (gx !== lastX) { ctx.fillRect(gx, H / 2 - 2, 1, 4); lastX = gx; }
         }
-        // Now: the state, the last gesture line's values, the last reason.
+    }
+
+    // A lane's "now": the state, the last gesture line's values, the last reason.
+    function laneNow(l, row) {
+        const tr = l.transitions, gs = l.gestures;
         const cur = tr[upTo(tr, S.t)];
         const state = cur ? cur.to : "possible";
         row.div.dataset.state = state;
-        const fired = gs.slice(0, upTo(gs, S.t) + 1);
-        row.div.dataset.fired = fired.filter((g) => g.state === "recognized" || g.state === "began").length;
+        row.div.dataset.fired = upTo(l.fires, S.t) + 1;
         row.state.textContent = state + (l.enabled ? "" : " (disabled)");
         row.state.style.color = STATE_COLOR[state] || "";
-        const g = fired[fired.length - 1];
+        const g = gs[upTo(gs, S.t)];
         row.value.textContent = g ? `${g.state} · ${gestureValue(g)}` : "";
         // The last failure, cancellation or wait up to now, unless the recognizer succeeded since.
         let why = null;
@@ -386,7 +417,6 @@ enum VisualizerPage {
         // The reason, prefixed with the state it led to unless that is the state shown beside it.
         row.reason.textContent = !why ? "" : why.to === "possible" || why.to === state ? why.reason : `${why.to}: ${why.reason}`;
         row.reason.title = why ? `${why.from} → ${why.to} at ${(why.time - (M.t0 ?? 0)).toFixed(3)} s (${why.cause})` : "";
-      }
     }
 
     function draw() {
