@@ -17,7 +17,7 @@ DESTDIR    ?=
 DEPS       := pkg-config libevdev-dev libudev-dev socat python3 systemd chromium
 SWIFTFLAGS := -Xswiftc -warnings-as-errors
 
-.PHONY: all deps build release test test-sanitize fuzz soak run demo bench lab install uninstall check-units clean
+.PHONY: all deps build release test test-sanitize fuzz soak run demo bench lab install uninstall check-units deb test-deb clean
 
 all: build
 
@@ -106,6 +106,17 @@ install: release
 	  echo "keeping the existing $(DESTDIR)/etc/touchbridge/scene.json"; \
 	else install -D -m 0644 scenes/default.json $(DESTDIR)/etc/touchbridge/scene.json; fi
 	@echo "installed. To start: systemd-sysusers && modprobe uinput && udevadm control --reload && systemctl daemon-reload && systemctl enable --now touchbridged.socket"
+
+# The Debian package (README "Install from the package"): scripts/deb.sh stages the tree and runs
+# dpkg-deb; test-deb builds it, runs lintian, installs, uses, removes and purges it (scripts/test-deb.sh).
+DEBDEPS := dpkg-dev lintian binutils
+
+deb: release
+	@$(MAKE) --no-print-directory deps DEPS="$(DEBDEPS)"
+	scripts/deb.sh
+
+test-deb: deb
+	scripts/test-deb.sh
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/touchbridged $(DESTDIR)$(PREFIX)/bin/touchbridgectl
