@@ -27,6 +27,16 @@ struct FuzzRegressionTests {
         }
     }
 
+    @Test("A description that claims millions of slots is believed for 256 (the recording target ran out of memory)")
+    func absurdSlotCount() throws {
+        // The target reads its input also as E: lines of a protocol B panel, whose A: lines the input's
+        // header changes: ABS_MT_SLOT's maximum became 27,760,000.
+        let text = try Files.readText(Self.root + "/recording/a-description-of-27-million-slots")
+        let recording = try Recording.parse(text, file: "fuzz", description: .panel(name: "protocol B"))
+        #expect(recording.device.absInfo[AbsCode.mtSlot]?.maximum == 27_760_000)
+        #expect(recording.device.touchProtocol == .slots(count: DeviceDescription.maximumSlots))
+    }
+
     static func files(in dir: String) -> [String] {
         guard let d = opendir(dir) else { return [] }
         defer { closedir(d) }

@@ -48,11 +48,17 @@ public struct DeviceDescription: Equatable, Sendable {
         }
     }
 
+    /// The most slots a description is believed for. Panels have ten to forty; a description that
+    /// claims millions (a broken recording, found by `make fuzz`: 27,760,000) would make every slot
+    /// table gigabytes. A contact in a slot past this is reported as a kernel bug and ignored, as any
+    /// out-of-range slot is.
+    public static let maximumSlots = 256
+
     /// The protocol, or nil when the device has no position axes at all.
     public var touchProtocol: TouchProtocol? {
         if hasAbs(AbsCode.mtPositionX) && hasAbs(AbsCode.mtPositionY) {
             if let slot = absInfo[AbsCode.mtSlot], has(type: EventType.abs, code: AbsCode.mtSlot) {
-                return .slots(count: max(1, Int(slot.maximum) + 1))
+                return .slots(count: min(max(1, Int(slot.maximum) + 1), DeviceDescription.maximumSlots))
             }
             return .anonymousContacts
         }
