@@ -42,6 +42,8 @@ public final class VisualizeServer {
     /// What a page that connects is told first: the scene, and the devices present by node.
     private var sceneLine: [UInt8]?
     private var deviceLines: [(node: String, added: [UInt8], changed: [UInt8]?)] = []
+    /// The daemon's absence was logged (once until it answers again).
+    private var toldWaiting = false
 
     /// Listens on `address` ("ADDR:PORT", IPv4) and will follow the daemon on `socketPath`.
     public init(address: String, socketPath: String, log: Logger) throws {
@@ -118,9 +120,12 @@ public final class VisualizeServer {
             daemon = client
             retry.arm(at: nil)
             log.info("following the daemon on \(socketPath)")
+            toldWaiting = false
             status("connected")
         } catch {
-            log.warning("\(error); trying again every second")
+            // Said once, not every second: the page shows the wait too.
+            if !toldWaiting { log.warning("\(error); trying again every second") }
+            toldWaiting = true
             retry.arm(at: monotonicNow() + 1)
         }
     }
@@ -134,6 +139,7 @@ public final class VisualizeServer {
             sceneLine = nil
             deviceLines = []
             log.warning("the daemon closed the connection; connecting again every second")
+            toldWaiting = true
             status("the daemon went away")
             retry.arm(at: monotonicNow() + 1)
         }
