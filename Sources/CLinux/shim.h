@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <spawn.h>
 #include <signal.h>
+#include <malloc.h>
 
 static inline int clinux_epoll_in(void) { return EPOLLIN; }
 static inline int clinux_epoll_out(void) { return EPOLLOUT; }
@@ -24,4 +25,8 @@ static inline int clinux_so_peergroups(void) { return SO_PEERGROUPS; }
 #else
 static inline int clinux_so_peergroups(void) { return 59; }
 #endif
+
+/// glibc's mmap threshold, fixed (mallopt(M_MMAP_THRESHOLD)): blocks of `bytes` or more get mappings
+/// of their own, given back to the kernel when freed. Returns 1 on success.
+static inline int clinux_fix_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
 #endif

@@ -6,7 +6,8 @@ connect, subscribe to whatever, send garbage, read slowly or never, and hang up 
 
 It passes when nothing crashed, the floor of the daemon's resident memory (its minimum over 10 s:
 the queues of clients that stopped reading come and go by megabytes, up to --client-queue each, and
-are not a leak) grew by less than 1 MiB from the 10 s after a warm-up to the last 10 s,
+are not a leak) grew by less than 3 MiB from the 10 s after a warm-up to the last 10 s (a leak of 5 KiB a
+connection would pass it: about 640 connections come and go in between),
 no touch is left down at the end (the daemon stops and the replay ends as an unplugged device does),
 and every client that stayed got well-formed streams: every line JSON, every touch began once and
 first, then moved, then ended or was cancelled once, last.
@@ -206,7 +207,7 @@ def main():
     failures = []
     if not alive or status != 0:
         failures.append("the daemon {} (exit status {})".format("died" if not alive else "did not exit cleanly", status))
-    if not growth < 1.0:
+    if not growth < 3.0:
         failures.append("the floor of resident memory grew by {:.2f} MiB after the warm-up".format(growth))
     for i, s in enumerate(staying):
         if s.problems:
