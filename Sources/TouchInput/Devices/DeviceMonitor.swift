@@ -28,7 +28,7 @@ public struct DeviceInfo: Equatable, Sendable {
 
     public var isTouchscreen: Bool { properties["ID_INPUT_TOUCHSCREEN"] == "1" }
     public var isTablet: Bool { properties["ID_INPUT_TABLET"] == "1" }
-    public var vendorProduct: String { hex4(vendor) + ":" + hex4(product) }
+    public var vendorProduct: String { vendorProductText(vendor, product) }
 
     /// A pass-through mirror (of this or another touchbridged): never opened as input. Recognized by
     /// the property udev/70-touchbridge.rules gives it, else by its phys or name.

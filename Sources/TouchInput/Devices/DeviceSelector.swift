@@ -22,6 +22,9 @@ public struct DeviceSelector: Equatable, Sendable, CustomStringConvertible {
         return (v, p)
     }
 
+    /// The vendor and product criterion as "vvvv:pppp" (what `parseVendorProduct` reads back), if given.
+    public var vendorProductText: String? { vendorProduct.map { TouchInput.vendorProductText($0.vendor, $0.product) } }
+
     /// Parses "KEY=VALUE".
     public static func parseProperty(_ text: String) -> (String, String)? {
         guard let eq = text.firstIndex(of: "="), eq != text.startIndex else { return nil }
@@ -58,7 +61,7 @@ public struct DeviceSelector: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         var parts: [String] = []
         if let name { parts.append("name \"\(name)\"") }
-        if let vp = vendorProduct { parts.append(hex4(vp.vendor) + ":" + hex4(vp.product)) }
+        if let vp = vendorProductText { parts.append(vp) }
         if let devnode { parts.append(devnode) }
         if let property { parts.append("\(property.key)=\(property.value)") }
         return parts.isEmpty ? "any touchscreen" : parts.joined(separator: ", ")

@@ -28,7 +28,7 @@ public struct DeviceDescription: Equatable, Sendable {
     }
 
     /// "vvvv:pppp", lower-case hex, as lsusb and udev print it.
-    public var vendorProduct: String { hex4(vendor) + ":" + hex4(product) }
+    public var vendorProduct: String { vendorProductText(vendor, product) }
 
     /// How the device reports contacts.
     public enum TouchProtocol: Equatable, Sendable, CustomStringConvertible {
@@ -91,7 +91,11 @@ public struct DeviceDescription: Equatable, Sendable {
     }
 }
 
+/// Four lower-case hex digits, as evemu and udev write ids.
 func hex4(_ v: UInt16) -> String {
     let s = String(v, radix: 16)
     return String(repeating: "0", count: max(0, 4 - s.count)) + s
 }
+
+/// "vvvv:pppp", the form `--device` and scene files take and lsusb prints.
+func vendorProductText(_ vendor: UInt16, _ product: UInt16) -> String { hex4(vendor) + ":" + hex4(product) }

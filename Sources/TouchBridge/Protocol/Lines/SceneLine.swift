@@ -46,7 +46,7 @@ enum SceneLine {
     static func device(_ d: DeviceConfig, _ w: inout JSONWriter) {
         w.beginObject()
         if let n = d.selector.name { w.key("name"); w.string(n) }
-        if let vp = d.selector.vendorProduct { w.key("vendorProduct"); w.string(hex4(vp.vendor) + ":" + hex4(vp.product)) }
+        if let vp = d.selector.vendorProductText { w.key("vendorProduct"); w.string(vp) }
         if let n = d.selector.devnode { w.key("devnode"); w.string(n) }
         if let p = d.selector.property { w.key("property"); w.string("\(p.key)=\(p.value)") }
         w.key("rotation"); w.int(d.rotation.rawValue)
@@ -58,11 +58,6 @@ enum SceneLine {
         if let r = d.region { w.key("region"); numbers([r.origin.x, r.origin.y, r.width, r.height], &w) }
         w.key("passthrough"); w.bool(d.passthrough)
         w.endObject()
-    }
-
-    static func hex4(_ v: UInt16) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: max(0, 4 - s.count)) + s
     }
 
     static func numbers(_ list: [Double], _ w: inout JSONWriter) {
