@@ -46,29 +46,16 @@ enum ErrorLine {
 /// playing as one) came or went, for clients subscribed to devices.
 enum DeviceLine {
     static func encode(action: StaticString, node: String, name: String) -> [UInt8] {
-        var w = JSONWriter()
-        w.beginObject()
-        w.key("event"); w.staticString("device")
-        w.key("action"); w.staticString(action)
-        w.key("node"); w.string(node)
-        w.key("name"); w.string(name)
+        var w = opening(action: action, index: nil, node: node, name: name)
         w.endObject()
         return w.bytes
     }
-}
 
-extension DeviceLine {
     /// `{"event":"device","action":"changed","device":I,"node":N,"name":D,"mapping":{…}}`: a `set device`
     /// took effect (at the start of the device's next touch sequence); the mapping as it is now:
     /// `rotation` (degrees clockwise), `flipX`, `flipY`, `calibration` (libinput's six numbers).
     static func changed(index: Int, node: String, name: String, mapping m: CoordinateMapping) -> [UInt8] {
-        var w = JSONWriter()
-        w.beginObject()
-        w.key("event"); w.staticString("device")
-        w.key("action"); w.staticString("changed")
-        w.key("device"); w.int(index)
-        w.key("node"); w.string(node)
-        w.key("name"); w.string(name)
+        var w = opening(action: "changed", index: index, node: node, name: name)
         w.key("mapping")
         w.beginObject()
         w.key("rotation"); w.int(m.rotation.rawValue)
@@ -81,6 +68,18 @@ extension DeviceLine {
         w.endObject()
         w.endObject()
         return w.bytes
+    }
+
+    /// The fields every device line starts with, the object left open for the rest.
+    private static func opening(action: StaticString, index: Int?, node: String, name: String) -> JSONWriter {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("event"); w.staticString("device")
+        w.key("action"); w.staticString(action)
+        if let index { w.key("device"); w.int(index) }
+        w.key("node"); w.string(node)
+        w.key("name"); w.string(name)
+        return w
     }
 }
 
