@@ -62,9 +62,8 @@ public final class SocketServer {
         let credentials: PeerCredentials?
         var topics: Topics = .gestures
         var input: [UInt8] = []
-        /// Lines not yet sent; those before `outputStart` went out already.
-        let output = ByteBuffer()
-        var outputStart = 0
+        /// Lines not yet sent.
+        let output = OutputQueue()
         var wantsWritable = false
         /// Has lines queued during this turn of the event loop (`flushQueued`).
         var awaitsFlush = false
@@ -80,8 +79,6 @@ public final class SocketServer {
             self.credentials = credentials
             peer = credentials?.description ?? "unknown peer"
         }
-
-        var queued: Int { output.count - outputStart }
     }
 
     /// Listens on `path` (mode 0660, `group` when given), or on the socket systemd passed (LISTEN_FDS).
@@ -401,12 +398,10 @@ public final class SocketServer {
 
     private func enqueue(_ client: Client, _ line: UnsafeBufferPointer<UInt8>) {
         guard client.isOpen else { return }
-        if client.queued + line.count + 1 > queueLimit {
-            drop(client.fd, reason: "stopped reading: \(client.queued) bytes queued (its queue holds \(queueLimit) bytes); dropped so the others go on")
+        guard client.output.append(line, terminator: 0x0a, limit: queueLimit) else {
+            drop(client.fd, reason: "stopped reading: \(client.output.count) bytes queued (its queue holds \(queueLimit) bytes); dropped so the others go on")
             return
         }
-        client.output.append(line)
-        client.output.append(0x0a)
         if !client.awaitsFlush {
             client.awaitsFlush = true
             anyAwaitsFlush = true
@@ -414,25 +409,11 @@ public final class SocketServer {
     }
 
     private func flush(_ client: Client) {
-        while client.queued > 0 {
-            let n = send(client.fd, client.output.base + client.outputStart, client.queued, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { break }
-                drop(client.fd, reason: "write error: \(String(cString: strerror(errno)))")
-                return
-            }
-            client.outputStart += n
+        if case .failed(let e) = client.output.flush(to: client.fd) {
+            drop(client.fd, reason: "write error: \(String(cString: strerror(e)))")
+            return
         }
-        if client.queued == 0 {
-            // The buffer is kept (up to 256 KiB) for the next burst rather than freed and grown again.
-            client.output.removeAll(keepingCapacityUpTo: 256 * 1024)
-            client.outputStart = 0
-        } else if client.outputStart > 65536 {
-            client.output.removeFirst(client.outputStart)
-            client.outputStart = 0
-        }
-        let want = client.queued > 0
+        let want = client.output.count > 0
         if want != client.wantsWritable {
             client.wantsWritable = want
             loop.modify(client.fd, events: interest(client))

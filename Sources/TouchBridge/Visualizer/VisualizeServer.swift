@@ -21,13 +21,11 @@ public final class VisualizeServer {
         let fd: Int32
         var request: [UInt8] = []
         var isStream = false
-        var output: [UInt8] = []
-        var outputStart = 0
+        let output = OutputQueue()
         var wantsWritable = false
         /// Close once the output is sent (a plain response).
         var closeWhenSent = false
         init(fd: Int32) { self.fd = fd }
-        var queued: Int { output.count - outputStart }
     }
 
     let loop: EventLoop
@@ -259,38 +257,23 @@ public final class VisualizeServer {
     }
 
     private func enqueue(_ peer: Peer, _ bytes: [UInt8]) {
-        if peer.queued + bytes.count > VisualizeServer.peerQueueLimit {
-            log.warning("a page stopped reading (\(peer.queued) bytes waiting); dropped so the others go on")
+        guard peer.output.append(bytes, limit: VisualizeServer.peerQueueLimit) else {
+            log.warning("a page stopped reading (\(peer.output.count) bytes waiting); dropped so the others go on")
             return drop(peer.fd)
         }
-        peer.output += bytes
     }
 
     private func flushAll() {
-        for peer in Array(peers.values) where peer.queued > 0 { flush(peer) }
+        for peer in Array(peers.values) where peer.output.count > 0 { flush(peer) }
     }
 
     private func flush(_ peer: Peer) {
-        while peer.queued > 0 {
-            let n = peer.output.withUnsafeBytes {
-                send(peer.fd, $0.baseAddress! + peer.outputStart, peer.queued, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { break }
-                return drop(peer.fd)
-            }
-            peer.outputStart += n
+        switch peer.output.flush(to: peer.fd) {
+        case .failed: return drop(peer.fd)
+        case .empty: if peer.closeWhenSent { return drop(peer.fd) }
+        case .waiting: break
         }
-        if peer.queued == 0 {
-            peer.output.removeAll(keepingCapacity: true)
-            peer.outputStart = 0
-            if peer.closeWhenSent { return drop(peer.fd) }
-        } else if peer.outputStart > 1 << 20 {
-            peer.output.removeFirst(peer.outputStart)
-            peer.outputStart = 0
-        }
-        let want = peer.queued > 0
+        let want = peer.output.count > 0
         if want != peer.wantsWritable {
             peer.wantsWritable = want
             loop.modify(peer.fd, events: EventLoop.readable | EventLoop.hangup | (want ? EventLoop.writable : 0))
