@@ -20,7 +20,7 @@ import TouchInput
 ///   the mirror with the daemon's descriptors.)
 public final class InputDevices {
     /// An open device and what goes with it.
-    private final class OpenDevice {
+    private final class OpenDevice: MappedSource {
         let device: EvdevDevice
         let info: DeviceInfo
         let index: Int
@@ -43,6 +43,12 @@ public final class InputDevices {
 
         var node: String { info.devnode }
         var name: String { device.description.name }
+        var mapping: CoordinateMapping {
+            get { device.assembler.mapping }
+            set { device.assembler.mapping = newValue }
+        }
+        var isNeutral: Bool { device.assembler.isNeutral }
+        var udevCalibration: [Double]? { info.calibrationMatrix }
     }
 
     private let loop: EventLoop
@@ -114,8 +120,7 @@ public final class InputDevices {
                 continue
             }
             d.config = config
-            mapping(d.config, index: d.index).configure(&d.device.assembler.mapping, window: pipeline.scene.window.bounds,
-                                                        udevCalibration: d.info.calibrationMatrix)
+            remap(d, window: pipeline.scene.window.bounds)
             if config.passthrough && d.mirror == nil {
                 startPassthrough(d)
             } else if !config.passthrough && d.mirror != nil {
@@ -429,34 +434,31 @@ public final class InputDevices {
             if case .index(let i) = target { return i == index }
             return true
         }
-        for node in open.keys.sorted() {
-            guard let d = open[node], affected(d.index) else { continue }
-            d.mappingPending = true
-            applyPendingMapping(d)
-        }
-        for r in replays where affected(r.index) {
-            r.mappingPending = true
-            applyPendingMapping(r)
+        for source in mappedSources where affected(source.index) {
+            source.mappingPending = true
+            applyPendingMapping(source)
         }
     }
 
-    private func applyPendingMapping(_ d: OpenDevice) {
-        guard d.device.assembler.isNeutral else { return }
-        d.mappingPending = false
-        turnDefaultScene(for: d.index, d.config)
-        mapping(d.config, index: d.index).configure(&d.device.assembler.mapping, window: pipeline.scene.window.bounds,
-                                                    udevCalibration: d.info.calibrationMatrix)
-        mappingChanged(index: d.index, node: d.node, name: d.name, d.device.assembler.mapping)
+    /// Every device and playing replay, in a stable order (open devices by node, then replays).
+    private var mappedSources: [MappedSource] {
+        open.keys.sorted().compactMap { open[$0] } + replays
     }
 
-    private func applyPendingMapping(_ r: ReplaySource) {
-        guard r.isNeutral else { return }
-        r.mappingPending = false
-        turnDefaultScene(for: r.index, r.config)
-        var m = r.mapping
-        mapping(r.config, index: r.index).configure(&m, window: pipeline.scene.window.bounds, udevCalibration: nil)
-        r.mapping = m
-        mappingChanged(index: r.index, node: r.node, name: r.recording.device.name, m)
+    /// The source's scene entry, with the live changes, applied to its mapping onto `window`.
+    private func remap(_ source: MappedSource, window: Rect) {
+        var m = source.mapping
+        mapping(source.config, index: source.index).configure(&m, window: window, udevCalibration: source.udevCalibration)
+        source.mapping = m
+    }
+
+    /// A pending `set device` takes effect once the source has no finger down.
+    private func applyPendingMapping(_ source: MappedSource) {
+        guard source.isNeutral else { return }
+        source.mappingPending = false
+        turnDefaultScene(for: source.index, source.config)
+        remap(source, window: pipeline.scene.window.bounds)
+        mappingChanged(index: source.index, node: source.node, name: source.name, source.mapping)
     }
 
     /// The built-in scene's window is the panel as it is turned (README "The built-in scene"): when the
@@ -473,15 +475,7 @@ public final class InputDevices {
         scene.rotationForEveryDevice = pipeline.scene.rotationForEveryDevice
         pipeline.replace(scene: scene, at: monotonicNow())
         log.info("built-in scene turned with device \(index): window \(Int(window.width))×\(Int(window.height)) pt")
-        for d in open.values {
-            mapping(d.config, index: d.index).configure(&d.device.assembler.mapping, window: scene.window.bounds,
-                                                        udevCalibration: d.info.calibrationMatrix)
-        }
-        for r in replays {
-            var m = r.mapping
-            mapping(r.config, index: r.index).configure(&m, window: scene.window.bounds, udevCalibration: nil)
-            r.mapping = m
-        }
+        for source in mappedSources { remap(source, window: scene.window.bounds) }
     }
 
     private func mappingChanged(index: Int, node: String, name: String, _ m: CoordinateMapping) {
@@ -491,9 +485,24 @@ public final class InputDevices {
     }
 }
 
+/// A device whose mapping onto the window a `set device` may change (an open device or a replay).
+/// The mapping is only changed while `isNeutral` (no finger down), so no touch sequence changes
+/// coordinates halfway.
+private protocol MappedSource: AnyObject {
+    var index: Int { get }
+    var config: DeviceConfig { get }
+    var node: String { get }
+    var name: String { get }
+    var mapping: CoordinateMapping { get set }
+    var isNeutral: Bool { get }
+    var mappingPending: Bool { get set }
+    /// udev's LIBINPUT_CALIBRATION_MATRIX for the device, which a scene entry without its own replaces.
+    var udevCalibration: [Double]? { get }
+}
+
 /// A recording played as a live device: its events keep their spacing and are stamped on
 /// CLOCK_MONOTONIC, as the kernel would stamp them.
-final class ReplaySource {
+final class ReplaySource: MappedSource {
     let recording: Recording
     let node: String
     private var player: RecordingPlayer
@@ -543,6 +552,9 @@ final class ReplaySource {
 
     /// No finger of the recording is down.
     var isNeutral: Bool { player.assembler.isNeutral }
+    var name: String { recording.device.name }
+    /// A recording has no udev properties.
+    var udevCalibration: [Double]? { nil }
 
     func stop() {
         loop.remove(timer.fd)
