@@ -3,15 +3,14 @@ import TouchInput
 
 /// `touchbridgectl replay --html OUT`: one self-contained HTML file, the visualizer's page with the
 /// scene and every line of the replay embedded (README "Visualizer"). Touch lines, the bulk of a
-/// ten-finger recording, are embedded as compact arrays (`VisualizerPage`); the other lines as they
-/// would go out on the socket, but for their times, which count from the recording's first line
-/// (`timeOrigin` in the report's `views` line says from when).
+/// ten-finger recording, are embedded as compact arrays (`VisualizerPage`) whose times count from the
+/// first touch (`timeOrigin` in the report's `views` line says from when); the other lines exactly as
+/// they went out on the socket.
 public struct ReplayReport {
     private var lines: [String] = []
     private var viewIndex: [String: Int] = [:]
     private var viewNames: [String] = []
-    /// The first time seen: a report's times count from it (a recording stamped with the wall clock
-    /// would otherwise spend ten digits a line on it).
+    /// The first touch's time: the compact touch lines count from it.
     private var origin: Double?
     public private(set) var touchLines = 0
     public private(set) var gestureLines = 0
@@ -30,18 +29,11 @@ public struct ReplayReport {
             return
         }
         if bytes.starts(with: #"{"event":"gesture""#.utf8) { gestureLines += 1 }
-        var parser = JSONParser(bytes: Array(bytes))
-        guard let json = try? parser.parse(), let members = json.objectValue else { return }
-        var w = JSONWriter(capacity: bytes.count)
-        w.beginObject()
-        for (key, value) in members {
-            w.key(string: key)
-            if key == "time", let t = value.numberValue { w.number(rebased(t)) } else { w.value(value) }
-        }
-        w.endObject()
-        lines.append(escaped(String(decoding: w.bytes, as: UTF8.self)))
+        lines.append(escaped(String(decoding: bytes, as: UTF8.self)))
     }
 
+    /// A touch's time from the first touch's, so that a recording stamped with the wall clock does not
+    /// spend ten digits on every touch.
     private mutating func rebased(_ t: Double) -> Double {
         if origin == nil { origin = t }
         return t - origin!

@@ -10,8 +10,9 @@
 /// (the live timeline shows the last 10 s unless paused).
 ///
 /// Embedded touch lines are compact arrays, `[time, device, id, phase, x, y, view, tapCount]` with the
-/// phase as an index into `began moved stationary ended cancelled` and the view as an index into a
-/// `{"event":"views","names":[…]}` line sent before them: a ten-finger recording's report stays small.
+/// phase as an index into `began moved stationary ended cancelled`, the view as an index into a
+/// `{"event":"views","names":[…],"timeOrigin":T}` line sent before them, and the time in seconds from
+/// `timeOrigin`: a ten-finger recording's report stays small.
 enum VisualizerPage {
     /// The page; `mode` is "live" or "report", `data` the embedded lines (one per line, `<` escaped).
     static func html(mode: StaticString, title: String, data: String = "") -> String {
@@ -133,12 +134,12 @@ enum VisualizerPage {
 
     // The model: every line, kept.
     const M = { scene: null, sceneVersion: 0, devices: new Map(), touches: new Map(), lanes: new Map(), laneOrder: [],
-                t0: null, t1: null, lines: 0, gestures: 0, viewNames: [] };
+                t0: null, t1: null, lines: 0, gestures: 0, viewNames: [], timeOrigin: 0 };
     // What is shown: the time, playing or not, following the newest line (live).
     const S = { t: 0, playing: false, follow: LIVE, speed: 1, dirty: true, last: null, drawnScene: -1 };
 
     function expandTouch(a) {
-      return { event: "touch", time: a[0], device: a[1], id: a[2], phase: PHASES[a[3]], x: a[4], y: a[5],
+      return { event: "touch", time: M.timeOrigin + a[0], device: a[1], id: a[2], phase: PHASES[a[3]], x: a[4], y: a[5],
                view: a[6] < 0 ? null : M.viewNames[a[6]], tapCount: a[7] };
     }
 
@@ -161,7 +162,7 @@ enum VisualizerPage {
         if (M.t1 === null || t > M.t1) M.t1 = t;
       }
       switch (line.event) {
-        case "views": M.viewNames = line.names; break;
+        case "views": M.viewNames = line.names; M.timeOrigin = line.timeOrigin || 0; break;
         case "scene": sceneLine(line.scene); break;
         case "device": deviceLine(line); break;
         case "touch": {
