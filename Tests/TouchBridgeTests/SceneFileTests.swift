@@ -199,40 +199,6 @@ struct JSONTests {
     }
 }
 
-@Suite("ByteBuffer: the JSON writer's storage and a client's unsent lines")
-struct ByteBufferTests {
-    @Test("Keeps every byte through growth, short and long appends; removeFirst keeps the rest in order")
-    func appendsAndCompacts() {
-        let b = ByteBuffer(capacity: 8)
-        var expected: [UInt8] = []
-        for n in [0, 1, 7, 8, 9, 255, 256, 257, 1000] {           // around the word loop and the memmove cut
-            let piece = (0..<n).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ n) }
-            piece.withUnsafeBufferPointer { b.append($0) }
-            b.append(0x0a)
-            expected += piece + [0x0a]
-        }
-        #expect(Array(UnsafeBufferPointer(start: b.base, count: b.count)) == expected)
-        b.removeFirst(300)
-        #expect(Array(UnsafeBufferPointer(start: b.base, count: b.count)) == Array(expected.dropFirst(300)))
-        b.removeFirst(b.count)
-        #expect(b.count == 0)
-    }
-
-    @Test("removeAll keeps storage up to the limit and gives back what is above it")
-    func removeAll() {
-        let b = ByteBuffer()
-        let big = [UInt8](repeating: 7, count: 5000)
-        big.withUnsafeBufferPointer { b.append($0) }
-        b.removeAll(keepingCapacityUpTo: 1 << 20)
-        #expect(b.count == 0 && b.capacity >= 5000)
-        big.withUnsafeBufferPointer { b.append($0) }
-        b.removeAll(keepingCapacityUpTo: 1024)
-        #expect(b.count == 0 && b.capacity == 64)
-        b.append(1)
-        #expect(b.count == 1 && b.base[0] == 1)
-    }
-}
-
 @Suite("The installed default scene")
 struct InstalledSceneTests {
     @Test("scenes/default.json (installed as /etc/touchbridge/scene.json) is the built-in scene")
