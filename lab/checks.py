@@ -218,3 +218,63 @@ def check_two_screens(binaries, workdir):
         d.stop()
 
 
+
+
+def check_set_device(binaries, workdir):
+    """Protocol 2's `set device` on a real evdev device: set while a finger is down, the new mapping
+    waits for the lift (a touch sequence never changes coordinates halfway); the next sequence is
+    turned, and devices subscribers get a `changed` line between the two."""
+    path = os.path.join(FIX, "evemu-devices__atmel-maxtouch-ts__1fg-drag-up-down.evemu")
+    first = partial(path, workdir, 0.4)                # the finger is down where it stops
+    rest = os.path.join(workdir, "rest.evemu")
+    with open(path) as f:
+        lines = [l for l in f if l.startswith("E:")]
+    with open(first) as f:
+        done = sum(1 for _ in f)
+    with open(rest, "w") as f:
+        f.writelines(lines[done:])
+    d = Daemon(binaries, workdir)
+    try:
+        c = Client(d.socket)
+        dev = Device(path)
+        index = device_index(d, dev.node)
+        size = d.wait_for_log(re.escape(dev.node) + r".*→ window (\d+)×(\d+) pt")
+        width, height = float(size.group(1)), float(size.group(2))
+        c.pump(0.3)
+        dev.play(first)
+        c.pump(0.2)
+        out = subprocess.run([os.path.join(binaries, "touchbridgectl"), "set", "rotation", "180", "--device", str(index),
+                              "--socket", d.socket], capture_output=True, text=True, timeout=30)
+        c.pump(0.2)
+        waited = not any(l.get("event") == "device" and l.get("action") == "changed" for l in c.lines)
+        dev.play(rest)
+        c.pump(0.5)
+        dev.play(path)                                 # the next touch sequence: turned
+        c.pump(1.0)
+        dev.remove()
+        c.pump(0.5)
+        changed = [i for i, l in enumerate(c.lines) if l.get("event") == "device" and l.get("action") == "changed"]
+        lifted = [i for i, l in enumerate(c.lines) if l.get("event") == "touch" and l["phase"] == "ended"]
+        report("set device on a live device: accepted", out.returncode == 0, out.stderr.strip())
+        report("set device mid-touch: the change waits for the lift, then a changed line with the mapping",
+               waited and len(changed) == 1 and len(lifted) == 2 and lifted[0] < changed[0] < lifted[1]
+               and c.lines[changed[0]]["mapping"]["rotation"] == 180 and c.lines[changed[0]]["device"] == index,
+               "changed lines at {}, lifts at {}".format(changed, lifted))
+        expected = offline(binaries, path)
+        turned = []
+        for g in expected:
+            g = dict(g)
+            if "x" in g:
+                g["x"], g["y"] = width - g["x"], height - g["y"]
+            if "translation" in g:
+                g["translation"] = {"x": -g["translation"]["x"], "y": -g["translation"]["y"]}
+            turned.append(g)
+        gestures = c.of("gesture")
+        split = next((i for i, g in enumerate(gestures) if g["state"] in ("ended", "cancelled", "recognized")), len(gestures)) + 1
+        before = compare_gestures(gestures[:split], expected)
+        after = compare_gestures(gestures[split:], turned)
+        report("set device: the touch sequence it began in keeps its mapping to the end", before is None, before or "")
+        report("set device: the next touch sequence is turned by 180° on the {:.0f}×{:.0f} pt window".format(width, height),
+               after is None, after or "")
+    finally:
+        d.stop()

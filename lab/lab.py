@@ -5,7 +5,7 @@ The guest has a real kernel: uinput, evdev, udev. For each recording a uinput de
 its description (evemu-device); touchbridged finds it through udev hotplug; evemu-play replays it in
 real time while a client collects the daemon's lines and libinput debug-events reads the same device.
 Then fault checks: a device removed mid-gesture, SYN_DROPPED from a real buffer overflow, a device the
-daemon may not open, two touchscreens at once.
+daemon may not open, two touchscreens at once; and a live `set device` on a real device.
 
 Prints one line per check and ends with "N passed, M failed"; exits non-zero when a check fails.
 """
@@ -16,8 +16,8 @@ import sys
 import tempfile
 
 from common import report, summary
-from checks import (RECORDINGS, check_devices_command, check_recording, check_removal, check_syn_dropped,
-                    check_two_screens, check_unopenable)
+from checks import (RECORDINGS, check_devices_command, check_recording, check_removal, check_set_device,
+                    check_syn_dropped, check_two_screens, check_unopenable)
 from measure import measure_cpu, measure_instructions, measure_wakeup
 import passthrough
 
@@ -27,7 +27,7 @@ def main():
     parser.add_argument("--bin", required=True, help="directory with touchbridged and touchbridgectl")
     parser.add_argument("--only", help="run only the recordings whose name contains this")
     parser.add_argument("--check", help="run only this one of the other checks (devices command, removal, SYN_DROPPED, "
-                                        "permission, two screens, passthrough (all of them) or one of its checks, cpu, "
+                                        "permission, two screens, set device, passthrough (all of them) or one of its checks, cpu, "
                                         "instructions; wakeup only when asked)")
     parser.add_argument("--compare", help="with --check cpu: a directory with another touchbridged build, measured alongside")
     args = parser.parse_args()
@@ -38,7 +38,8 @@ def main():
     if not args.only:
         checks += [("devices command", lambda w: check_devices_command(args.bin, w)),
                    ("removal", lambda w: check_removal(args.bin, w)), ("SYN_DROPPED", lambda w: check_syn_dropped(args.bin, w)),
-                   ("permission", lambda w: check_unopenable(args.bin, w)), ("two screens", lambda w: check_two_screens(args.bin, w))]
+                   ("permission", lambda w: check_unopenable(args.bin, w)), ("two screens", lambda w: check_two_screens(args.bin, w)),
+                   ("set device", lambda w: check_set_device(args.bin, w))]
         checks += [(name, lambda w, f=f: f(args.bin, w)) for name, f in passthrough.CHECKS]
         checks += [("cpu", lambda w: measure_cpu(args.bin, w, args.compare)),
                    ("instructions", lambda w: measure_instructions(args.bin, w))]
