@@ -144,16 +144,19 @@ public final class Daemon {
         signals = try SignalReceiver([SIGTERM, SIGINT, SIGHUP])
         deadline = try Timer()
         pipeline = Pipeline(scene: scene, log: log)
+        // The control group is checked before the socket exists: a daemon that refuses to start never
+        // shows clients a socket, however briefly.
+        var controlGroup: (name: String, gid: UInt32)?
+        if let name = options.controlGroup {
+            guard let group = ControlPolicy.group(named: name) else {
+                throw ServerError("control group \"\(name)\" does not exist (create it, or name another with --control-group)")
+            }
+            controlGroup = group
+        }
         server = try SocketServer(path: options.socketPath ?? SocketServer.defaultPath(), group: options.socketGroup,
                                   loop: loop, log: log)
         server.queueLimit = options.clientQueueBytes
-        if let name = options.controlGroup {
-            guard let group = ControlPolicy.group(named: name) else {
-                server.shutdown()
-                throw ServerError("control group \"\(name)\" does not exist (create it, or name another with --control-group)")
-            }
-            server.controlPolicy.group = group
-        }
+        if let group = controlGroup { server.controlPolicy.group = group }
         devices = InputDevices(loop: loop, log: log, pipeline: pipeline)
         server.hello = HelloLine.encode(version: Version.string, protocolVersion: Version.protocolVersion)
         wire()
