@@ -47,7 +47,7 @@ release: deps
 test: deps
 	$(SWIFT) build --build-tests $(SWIFTFLAGS)
 	$(SWIFT) test --skip-build
-	TB_BIN=$$($(SWIFT) build --show-bin-path) python3 Tests/integration/test_daemon.py
+	TB_BIN=$$($(SWIFT) build --show-bin-path) python3 Tests/integration/run.py
 
 # The daemon in the foreground with the built-in scene; it says which touchscreens it found.
 run: release
@@ -73,7 +73,7 @@ ASAN := --sanitize=address --build-path .build/asan
 test-sanitize: deps
 	$(SWIFT) build --build-tests $(ASAN) $(SWIFTFLAGS)
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build $(ASAN)
-	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt TB_BIN=$$($(SWIFT) build $(ASAN) --show-bin-path) python3 Tests/integration/test_daemon.py
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt TB_BIN=$$($(SWIFT) build $(ASAN) --show-bin-path) python3 Tests/integration/run.py
 
 # libFuzzer with AddressSanitizer on the scene parser, client lines, the recording formats and the
 # frame pipeline: scripts/fuzz.sh (FUZZ_SECONDS, FUZZ_TARGETS, FUZZ_RUNS).
@@ -87,7 +87,7 @@ soak: release
 
 # systemd-analyze on the units (exposure must stay at most 2.0).
 check-units: build
-	python3 Tests/integration/test_daemon.py CommandLineTests.test_systemd_units_verify_and_are_hardened
+	python3 Tests/integration/run.py test_daemon.CommandLineTests.test_systemd_units_verify_and_are_hardened
 
 # The units and the udev rule name the binaries' directory: installed with $(PREFIX) put in.
 # (BIN: where the binaries are taken from; the tests install debug binaries with `make -o release`.)

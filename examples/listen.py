@@ -20,8 +20,10 @@ SYSTEM_SOCKET = "/run/touchbridge/touchbridge.sock"
 
 
 def default_socket():
-    """As touchbridgectl finds it: the daemon you run yourself ($XDG_RUNTIME_DIR/touchbridge.sock)
-    when it is there, else the system service's."""
+    """As touchbridgectl finds it: $TOUCHBRIDGE_SOCKET when set; else the daemon you run yourself
+    ($XDG_RUNTIME_DIR/touchbridge.sock) when it is there, else the system service's."""
+    if os.environ.get("TOUCHBRIDGE_SOCKET"):
+        return os.environ["TOUCHBRIDGE_SOCKET"]
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     own = os.path.join(runtime, "touchbridge.sock") if runtime and os.geteuid() != 0 else None
     if own and os.path.exists(own):

@@ -10,17 +10,16 @@
 #
 # The patterns are recognizer names or shell patterns (default "edge*": the built-in scene's four edge
 # pans). Needs control permission: root, the daemon's user, or touchbridged --control-group.
-# touchbridgectl's --socket comes from TOUCHBRIDGE_SOCKET when set.
+# touchbridgectl finds the socket in TOUCHBRIDGE_SOCKET when it is set.
 set -u
 patterns=${TOUCHBRIDGE_LOCK_PATTERNS:-"edge*"}
 ctl=${TOUCHBRIDGECTL:-touchbridgectl}
-socket=${TOUCHBRIDGE_SOCKET:+--socket $TOUCHBRIDGE_SOCKET}
 [ $# -eq 0 ] && set -- swaylock
 
-# shellcheck disable=SC2086  # the patterns and the socket option are meant to split into words
-$ctl disable $patterns $socket || exit 1
+# shellcheck disable=SC2086  # the patterns are meant to split into words
+$ctl disable $patterns || exit 1
 # shellcheck disable=SC2086
-restore() { $ctl enable $patterns $socket; }
+restore() { $ctl enable $patterns; }
 trap 'restore; exit 130' INT TERM
 "$@"
 status=$?

@@ -29,7 +29,7 @@ final class GestureEnvironment {
     var debugLog: ((String) -> Void)?
     var onTransition: ((RecognizerTransition) -> Void)?
     /// Someone reads the transition stream: recognizers' reasons are worth formatting (`fail(because:)`).
-    var wantsReasons: Bool { onTransition != nil }
+    var wantsReasons: Bool { onTransition != nil || debugLog != nil }
     /// Recognizers taking part in the current touch sequences, in the order they joined (X7).
     var participants: [GestureRecognizer] = []
     /// Touches whose view delivery waits on a recognizer (C2, C3), possibly after they ended.
@@ -257,13 +257,14 @@ final class GestureEnvironment {
     /// `input` is what the environment says of it: the event phase being delivered, perhaps followed
     /// by "; " and why ("touchesEnded; prevented by pan"), or only why ("excluded by pan"). The
     /// recognizer's own reason (`fail(because:)`), when it gave one, goes to the stream only: the
-    /// log's lines keep their form (`r: old → input → new`).
+    /// log's line ends with it (`r: possible → touchesBegan → failed: began 380 pt from the edge`).
     func logTransition(_ r: GestureRecognizer, from old: GestureRecognizer.State, to new: GestureRecognizer.State,
                        input: @autoclosure () -> String, waitsFor: GestureRecognizer? = nil) {
         let own = r.failureReason
         r.failureReason = nil
         if let debugLog {
-            debugLog("\(r): \(old) → \(input()) → \(new)" + (waitsFor.map { " (waits for \($0) to fail)" } ?? ""))
+            debugLog("\(r): \(old) → \(input()) → \(new)" + (own.map { ": \($0)" } ?? "")
+                     + (waitsFor.map { " (waits for \($0) to fail)" } ?? ""))
         }
         guard let onTransition else { return }
         let said = input()

@@ -17,4 +17,15 @@ public struct RecognizerTransition {
     public let reason: String?
     /// The recognizer it waits for, on a wait (F1).
     public let waitsFor: GestureRecognizer?
+
+    public init(recognizer: GestureRecognizer, from: GestureRecognizer.State, to: GestureRecognizer.State, time: Double,
+                cause: String, reason: String?, waitsFor: GestureRecognizer?) {
+        self.recognizer = recognizer
+        self.from = from
+        self.to = to
+        self.time = time
+        self.cause = cause
+        self.reason = reason
+        self.waitsFor = waitsFor
+    }
 }

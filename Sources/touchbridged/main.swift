@@ -5,7 +5,7 @@ import TouchBridge
 let args = Array(CommandLine.arguments.dropFirst())
 do {
     let (options, help, version) = try DaemonOptions.parse(args)
-    if help { print(DaemonOptions.usage); exit(0) }
+    if help { print(DaemonOptions.usage, terminator: ""); exit(0) }
     if version { print("touchbridged \(Version.string) (protocol \(Version.protocolVersion))"); exit(0) }
     let log = Logger(program: "touchbridged", level: options.verbose ? .debug : .info)
     do {

@@ -279,7 +279,7 @@ struct PanTests {
         s.touch(1, 100, 100, at: 0)
         s.touch(1, 105, 100, at: 0.1)
         s.lift(1, at: 0.2)
-        #expect(s.transitions.contains("PanGestureRecognizer(pan): possible → touchesEnded → failed"))
+        #expect(s.transitions.contains("PanGestureRecognizer(pan): possible → touchesEnded → failed: lifted before it began"))
         #expect(pan.state == .possible)
     }
 }
@@ -429,7 +429,7 @@ struct PinchRotationTests {
         s.touch(1, 100, 100, at: 0)
         s.touch(1, 200, 100, at: 0.1)
         s.lift(1, at: 0.2)
-        #expect(s.transitions.contains("PinchGestureRecognizer(pinch): possible → touchesEnded → failed"))
+        #expect(s.transitions.contains("PinchGestureRecognizer(pinch): possible → touchesEnded → failed: lifted before it began"))
     }
 
     @Test("RO1, RO2: rotation is cumulative radians since began, clockwise on screen positive, past ±π")

@@ -97,6 +97,27 @@ struct FrameAssemblerTests {
         #expect(phases == ["1 began", "1 cancelled", "2 began"])
     }
 
+    @Test("A palm that lifts in the frame it becomes a palm is cancelled, not ended (libinput: TOUCH_CANCEL, no up)",
+          arguments: [true, false])
+    func palmInTheLiftingFrame(toolFirst: Bool) {
+        var s = EventScript()
+        s.abs(AbsCode.mtTrackingID, 1); s.abs(AbsCode.mtPositionX, 100); s.abs(AbsCode.mtPositionY, 100); s.syn()
+        s.abs(AbsCode.mtSlot, 1); s.abs(AbsCode.mtTrackingID, 2); s.abs(AbsCode.mtPositionX, 500); s.syn()
+        // Slot 0 turns palm and lifts in one frame (in either order, as libinput reads it); slot 1 lifts.
+        s.abs(AbsCode.mtSlot, 0)
+        if toolFirst { s.abs(AbsCode.mtToolType, MTToolType.palm); s.abs(AbsCode.mtTrackingID, -1) }
+        else { s.abs(AbsCode.mtTrackingID, -1); s.abs(AbsCode.mtToolType, MTToolType.palm) }
+        s.syn()
+        s.abs(AbsCode.mtSlot, 1); s.abs(AbsCode.mtTrackingID, -1); s.syn()
+        let f = frames(panel(), s)
+        #expect(f.map(summary) == ["1@100,100", "1@100,100 2@500,0", "1@100,100x 2@500,0", ""])
+        let app = Application(window: Window(frame: Rect(x: 0, y: 0, width: 1000, height: 1000)))
+        var phases: [String] = []
+        app.onEvent = { e in for t in e.orderedTouches where t.phase != .stationary { phases.append("\(t.contactID) \(t.phase)") } }
+        for frame in f { app.handle(frame) }
+        #expect(phases == ["1 began", "2 began", "1 cancelled", "2 ended"])
+    }
+
     @Test("MT_TOOL_PEN makes a pencil touch; pressure → force (mid-range = 1.0); touch major → majorRadius in points")
     func penForceRadius() {
         var s = EventScript()

@@ -19,105 +19,9 @@ import unittest
 import warnings
 
 warnings.simplefilter("ignore", ResourceWarning)
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-import tbsupport  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import *  # noqa: E402,F401,F403
 import headless  # noqa: E402
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = os.environ.get("TB_BIN", os.path.join(ROOT, ".build", "debug"))
-DAEMON = os.path.join(BIN, "touchbridged")
-CTL = os.path.join(BIN, "touchbridgectl")
-FIXTURES = os.path.join(ROOT, "Tests", "Fixtures")
-EXAMPLE = os.path.join(ROOT, "examples", "listen.py")
-
-TAPS = os.path.join(FIXTURES, "evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu")
-TWO_FINGER_TAP = os.path.join(FIXTURES, "evemu-devices__wacom-isdv4-e6-finger-ts__2fg-tap.events")
-DRAGS = os.path.join(FIXTURES, "evemu-devices__quanta-optical-ts__1fg-9-touches-drags.events")
-SCROLL = os.path.join(FIXTURES, "evemu-devices__ep0430m09-ts__2fg-scroll-down.evemu")
-
-
-def Daemon(*args, env=None):
-    """A touchbridged (the build under test) on a private socket, removed when it stops."""
-    return tbsupport.Daemon(DAEMON, args, env=env)
-
-
-class Client:
-    def __init__(self, path, topics=None, rcvbuf=None):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        if rcvbuf:
-            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
-        self.sock.connect(path)
-        self.buffer = b""
-        self.hello = self.next()
-        if topics is not None:
-            self.send({"subscribe": topics})
-            assert self.next()["event"] == "subscribed"
-
-    def send(self, obj):
-        self.sock.sendall((json.dumps(obj) + "\n").encode())
-
-    def send_raw(self, data):
-        self.sock.sendall(data)
-
-    def next(self, timeout=10):
-        """The next line, decoded; None at the end of the stream or after the timeout."""
-        end = time.time() + timeout
-        while b"\n" not in self.buffer:
-            left = end - time.time()
-            if left <= 0:
-                return None
-            r, _, _ = select.select([self.sock], [], [], left)
-            if not r:
-                return None
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                return None
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        return json.loads(line)
-
-    def until(self, predicate, timeout=15):
-        """Lines up to and including the first that satisfies predicate."""
-        out = []
-        end = time.time() + timeout
-        while time.time() < end:
-            line = self.next(timeout=end - time.time())
-            if line is None:
-                break
-            out.append(line)
-            if predicate(line):
-                return out
-        raise AssertionError("timed out; got {} lines, last {}".format(len(out), out[-1:] if out else None))
-
-    def close(self):
-        self.sock.close()
-
-
-def offline(recording, *args):
-    out = subprocess.run([CTL, "replay"] + list(args) + [recording], capture_output=True, text=True, check=True)
-    return [json.loads(l) for l in out.stdout.splitlines()]
-
-
-def same_gestures(testcase, live, offline_lines):
-    """Equal but for time, which the daemon stamps on CLOCK_MONOTONIC: the gaps must match."""
-    testcase.assertEqual(len(live), len(offline_lines))
-    for a, b in zip(live, offline_lines):
-        for key in b:
-            if key == "time":
-                continue
-            testcase.assertIn(key, a)
-            va, vb = a[key], b[key]
-            if isinstance(vb, float) or isinstance(va, float):
-                testcase.assertAlmostEqual(va, vb, delta=1e-4 * max(1, abs(vb)), msg=key)
-            elif isinstance(vb, dict):
-                for k in vb:
-                    testcase.assertAlmostEqual(va[k], vb[k], delta=1e-4 * max(1, abs(vb[k])), msg=key + "." + k)
-            else:
-                testcase.assertEqual(va, vb, key)
-    if live:
-        offset = live[0]["time"] - offline_lines[0]["time"]
-        for a, b in zip(live, offline_lines):
-            testcase.assertAlmostEqual(a["time"] - b["time"], offset, delta=2e-3)
 
 
 class ProtocolTests(unittest.TestCase):
@@ -374,18 +278,6 @@ class LifecycleTests(unittest.TestCase):
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def cut_recording(path, directory, seconds):
-    """The recording's header and its events up to `seconds` after the first (a recording cut by Ctrl-C)."""
-    with open(path) as f:
-        lines = f.readlines()
-    events = [l for l in lines if l.startswith("E:")]
-    start = float(events[0].split()[1])
-    out = os.path.join(directory, "cut-" + os.path.basename(path))
-    with open(out, "w") as f:
-        f.writelines(l for l in lines if not l.startswith("E:") or float(l.split()[1]) <= start + seconds)
-    return out
-
-
 class PassthroughTests(unittest.TestCase):
     TRANSPARENT = {"window": {"width": 800, "height": 480}, "views": []}
 
@@ -470,23 +362,6 @@ class PassthroughTests(unittest.TestCase):
                 d.stop()
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-
-
-def ctl(*args, user=None):
-    """touchbridgectl ARGS (as uid/gid `user` through setpriv when given)."""
-    cmd = [CTL] + list(args)
-    if user is not None:
-        cmd = ["setpriv", "--reuid", str(user), "--regid", str(user), "--clear-groups"] + cmd
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=30)
-
-
-def drags_by_touch(lines):
-    """Touch lines grouped by touch id, in the order the touches began."""
-    out = {}
-    for l in lines:
-        if l["event"] == "touch":
-            out.setdefault(l["id"], []).append(l)
-    return list(out.values())
 
 
 class LiveControlTests(unittest.TestCase):
@@ -616,7 +491,12 @@ class LiveControlTests(unittest.TestCase):
             lines = c.until(lambda l: l["event"] == "device" and l["action"] == "removed", timeout=30)
         finally:
             d.stop()
-        transitions = [l for l in lines if l["event"] == "recognizer"]
+        # First, every recognizer's state as the client subscribed: all possible before the replay.
+        current = [l for l in lines if l["event"] == "recognizer" and l["cause"] == "subscribed"]
+        self.assertEqual(len(current), 15)
+        self.assertTrue(all(l["from"] == l["to"] == "possible" for l in current), current)
+        self.assertEqual(lines[:15], current)
+        transitions = [l for l in lines if l["event"] == "recognizer" and l["cause"] != "subscribed"]
         gestures = [l for l in lines if l["event"] == "gesture"]
         self.assertGreater(len(gestures), 10)
         # Every transition the offline replay logs, one line each (the replay ends with an unplug in
@@ -700,12 +580,6 @@ class LiveControlTests(unittest.TestCase):
             Daemon("--no-devices", "--control-group", "no-such-group-here")
 
 
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @unittest.skipUnless(headless.chromium(), "needs chromium (make deps installs it)")
 class VisualizerTests(unittest.TestCase):
     """The visualizer's page in a real browser (headless Chromium): a replay report, and the live page."""
@@ -763,7 +637,8 @@ class VisualizerTests(unittest.TestCase):
         vis = subprocess.Popen([CTL, "visualize", "--socket", d.socket, "--listen", "127.0.0.1:{}".format(port)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
-            self.assertEqual(vis.stdout.readline().strip(), "touchbridgectl visualize: open http://127.0.0.1:{}/".format(port))
+            self.assertEqual(vis.stdout.readline().strip(), "touchbridgectl visualize: open http://127.0.0.1:{}/ in a browser "
+                             "(the daemon: {})".format(port, d.socket))
             with headless.Browser() as b:
                 p = b.open("http://127.0.0.1:{}/".format(port))
                 self.assertTrue(p.wait_for("document.body.dataset.gestures > 0 && document.body.dataset.touches > 0", 30))
@@ -780,6 +655,9 @@ class VisualizerTests(unittest.TestCase):
             other = subprocess.run([CTL, "visualize", "--socket", d.socket, "--listen", "nonsense"], capture_output=True, text=True, timeout=10)
             self.assertEqual(other.returncode, 1)
             self.assertIn("--listen takes ADDR:PORT", other.stderr)
+            vis.terminate()
+            _, err = vis.communicate(timeout=10)
+            self.assertNotIn("127.0.0.1:{}".format(port), err)            # the address is said once, on stdout
         finally:
             vis.terminate()
             vis.wait(10)
@@ -1074,9 +952,5 @@ class CommandLineTests(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    warnings.simplefilter("ignore", ResourceWarning)
-    result = unittest.main(exit=False, verbosity=2, warnings="ignore").result
-    failed = len(result.failures) + len(result.errors)
-    skipped = len(result.skipped)
-    print("integration: {} passed, {} failed, {} skipped".format(result.testsRun - failed - skipped, failed, skipped))
-    sys.exit(1 if failed else 0)
+    from run import main
+    main(["test_daemon"])

@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import TouchInput
 
 /// `touchbridgectl bind FILE`: runs a command for each gesture, as lisgd does.
 ///
@@ -43,11 +44,31 @@ public struct Bindings {
 
     /// Refuses bindings for recognizers `scene` does not have, with the nearest name.
     public func check(against scene: Scene, file: String) throws {
-        let names = scene.recognizers.compactMap(\.name)
-        for name in recognizerNames where !names.contains(name) {
-            let hint = SceneReader.closest(name, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
-            throw ServerError("\(file): \"\(name)\": \(scene.source) has no recognizer of that name\(hint); it has \(names.joined(separator: ", "))")
+        if let problem = unknownNames(in: scene.recognizers.compactMap(\.name), source: scene.source).first {
+            throw ServerError("\(file): \(problem)")
         }
+    }
+
+    /// A sentence for each bound name that `names` (a scene's recognizers) lacks, with the nearest one.
+    public func unknownNames(in names: [String], source: String) -> [String] {
+        var seen = Set<String>()
+        return recognizerNames.filter { !names.contains($0) && seen.insert($0).inserted }.map { name in
+            let hint = SceneReader.closest(name, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+            return "\"\(name)\": \(source) has no recognizer of that name\(hint); it has \(names.joined(separator: ", "))"
+        }
+    }
+
+    /// The recognizer names of a scene line (`{"event":"scene","scene":{…}}`), its client scenes' included.
+    static func recognizerNames(ofSceneLine json: JSON) -> [String] {
+        var names: [String] = []
+        func walk(_ views: JSON?) {
+            for v in views?.arrayValue ?? [] {
+                for r in v["recognizers"]?.arrayValue ?? [] { if let n = r["name"]?.stringValue, !n.isEmpty { names.append(n) } }
+                walk(v["subviews"])
+            }
+        }
+        walk(json["scene"]?["views"])
+        return names
     }
 
     /// The commands for a gesture line's recognizer and state.
@@ -88,5 +109,123 @@ public struct Bindings {
             return nil
         }
         return pid
+    }
+}
+
+extension Ctl {
+    /// `bind FILE`: a long-running agent. When the daemon goes away (a restart, an upgrade) it connects
+    /// again, waiting 0.5 s, then twice as long each time up to 10 s, and logs each attempt; SIGTERM or
+    /// SIGINT ends it. Commands are reaped as they exit (SIGCHLD), so a failure is logged when it
+    /// happens and no child is left a zombie. Each time the daemon's scene changes (the scene topic),
+    /// bound names it lacks are logged, with the nearest name.
+    static let bind = Command("bind", operands: "FILE",
+        "run a command per gesture: FILE maps a recognizer name (or \"name:state\") to an argv,\ne.g. {\"doubleTap\": [\"xdotool\", \"key\", \"F11\"]}; names the daemon's scene lacks are\nlogged; reconnects when the daemon restarts", options: [
+        socketOption,
+        .option("scene", "FILE", "check the names against this scene file first: names it lacks are errors"),
+    ]) { a in
+        try a.expect(1, "one bindings file")
+        let file = a.positional[0]
+        let bindings = try Bindings.parse(try Files.readText(file), file: file)
+        if let scenePath = a["scene"] { try bindings.check(against: try Scene.load(path: scenePath), file: file) }
+        let log = Logger(program: "touchbridgectl bind")
+        let path = try socketPath(a)
+        let signals = try SignalReceiver([SIGCHLD, SIGTERM, SIGINT])
+        var running: [pid_t: String] = [:]
+        var wait = 0.5
+        var attempt = 0
+        /// The unknown names last logged: said again only when they change.
+        var told: [String] = []
+        while true {
+            let client: SocketClient
+            do {
+                client = try SocketClient(path: path)
+                try client.send("{\"subscribe\":[\"gestures\",\"scene\"]}")
+                if attempt > 0 { log.info("connected to \(path) again") }
+                attempt = 0
+                wait = 0.5
+            } catch {
+                attempt += 1
+                log.warning("\(error); trying again in \(wait) s (attempt \(attempt))")
+                if !sleep(wait, signals: signals, running: &running, log: log) { return 0 }
+                wait = min(wait * 2, 10)
+                continue
+            }
+            // Gestures, scene changes and signals, as they come.
+            var fds = [pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0)]
+            var connected = true
+            while connected {
+                guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { break }
+                if fds[1].revents != 0 {
+                    if !handle(signals.take(), running: &running, log: log) { return 0 }
+                }
+                if fds[0].revents != 0 {
+                    connected = client.readAvailable { line in
+                        guard let json = try? JSONParser.parse(String(decoding: line, as: UTF8.self)) else { return }
+                        switch json["event"]?.stringValue {
+                        case "gesture": run(json, line: line, bindings: bindings, running: &running, log: log)
+                        case "scene":
+                            let unknown = bindings.unknownNames(in: Bindings.recognizerNames(ofSceneLine: json), source: "the daemon's scene")
+                            if unknown != told { for u in unknown { log.warning("\(file): \(u)") } }
+                            told = unknown
+                        default: break
+                        }
+                    }
+                }
+            }
+            log.warning("\(path): the daemon closed the connection; connecting again")
+        }
+    }
+
+    /// A gesture line: the commands bound to its recognizer and state.
+    private static func run(_ json: JSON, line: [UInt8], bindings: Bindings, running: inout [pid_t: String], log: Logger) {
+        guard let name = json["recognizer"]?.stringValue, let state = json["state"]?.stringValue else { return }
+        for argv in bindings.matches(recognizer: name, state: state) {
+            var env = ["TOUCHBRIDGE_RECOGNIZER": name, "TOUCHBRIDGE_STATE": state,
+                       "TOUCHBRIDGE_GESTURE": String(decoding: line, as: UTF8.self)]
+            if let x = json["x"]?.numberValue, let y = json["y"]?.numberValue {
+                env["TOUCHBRIDGE_X"] = "\(x)"
+                env["TOUCHBRIDGE_Y"] = "\(y)"
+            }
+            if let pid = Bindings.spawn(argv, environment: env) {
+                running[pid] = argv.joined(separator: " ")
+            } else {
+                log.error("\(name) \(state): cannot run \(argv[0]): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Signals: SIGCHLD reaps, SIGTERM and SIGINT end the agent (false).
+    private static func handle(_ taken: [Int32], running: inout [pid_t: String], log: Logger) -> Bool {
+        for s in taken {
+            if s == SIGCHLD { reap(&running, log) }
+            if s == SIGTERM || s == SIGINT { return false }
+        }
+        return true
+    }
+
+    /// Waits `seconds`, reaping children meanwhile; false when told to stop.
+    private static func sleep(_ seconds: Double, signals: SignalReceiver, running: inout [pid_t: String], log: Logger) -> Bool {
+        let end = monotonicNow() + seconds
+        while true {
+            let left = end - monotonicNow()
+            if left <= 0 { return true }
+            var fd = pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0)
+            if poll(&fd, 1, Int32(left * 1000) + 1) > 0 && !handle(signals.take(), running: &running, log: log) { return false }
+        }
+    }
+
+    /// Collects finished commands without blocking and logs the ones that failed.
+    static func reap(_ running: inout [pid_t: String], _ log: Logger) {
+        while true {
+            var status: Int32 = 0
+            let pid = waitpid(-1, &status, WNOHANG)
+            guard pid > 0 else { return }
+            let command = running.removeValue(forKey: pid) ?? "pid \(pid)"
+            let exited = status & 0x7f == 0
+            let code = (status >> 8) & 0xff
+            if !exited { log.warning("\"\(command)\" was killed by signal \(status & 0x7f)") }
+            else if code != 0 { log.warning("\"\(command)\" failed with exit status \(code)") }
+        }
     }
 }

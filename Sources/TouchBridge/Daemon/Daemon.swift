@@ -27,43 +27,38 @@ public struct DaemonOptions {
 
     public init() {}
 
-    public static let usage = """
-    usage: touchbridged [options]
+    /// The daemon's options, declared once: `--help`, the parsing, and (checked by the tests) the man
+    /// page and the README's table.
+    public static let spec = CommandSpec(program: "touchbridged", name: "",
+        summary: """
+        Reads touchscreens (through udev and libevdev), recognizes UIKit-style gestures on the views of a
+        scene, and serves them as newline-delimited JSON on a Unix socket.
 
-    Reads touchscreens (through udev and libevdev), recognizes UIKit-style gestures on the views of a
-    scene, and serves them as newline-delimited JSON on a Unix socket.
+        signals: SIGTERM/SIGINT exit cleanly (the socket file is removed); SIGHUP reloads the scene and keeps
+        the old one when the new one is invalid.
+        """,
+        options: [
+            .option("scene", "FILE", "the scene (views and recognizers); default: the built-in scene"),
+            .option("socket", "PATH", "where to listen; default $TOUCHBRIDGE_SOCKET, else\n/run/touchbridge/touchbridge.sock as root, else $XDG_RUNTIME_DIR/touchbridge.sock\n(systemd socket activation wins)"),
+            .option("socket-group", "NAME", "the group that may connect (the socket is mode 0660)"),
+            .option("control-group", "NAME", "the group whose members may also control the daemon (set, scene\ncommands); root and the daemon's own user always may"),
+            .option("replay", "FILE", "also play a recording as a device (evemu-record, libinput record's YAML,\nevtest text, or E: lines with --replay-desc); repeat it to play several, one\nafter another, each a device of its own; the scene must select it"),
+            .flag("replay-loop", "play the recordings again and again (demos); a pass ends as an unplug does,\nand each recording keeps its device index"),
+            .option("replay-desc", "FILE", "the device description for a headerless recording"),
+            .option("replay-delay", "S", "seconds before the replay starts (default 1)"),
+            .flag("no-devices", "open no input device (with --replay: the recording only)"),
+            .option("rotation", "DEG", "turn every device by 0, 90, 180 or 270 degrees clockwise (as lisgd's -r);\nwith 90 or 270 the built-in scene's window is the panel turned"),
+            .flag("passthrough", "pass every device through: grab it and give the compositor a mirror that\ngets exactly the touches no gesture claims (without --scene: the built-in\npass-through scene)"),
+            .option("client-queue", "BYTES", "how much a client may fall behind before it is dropped (default 1048576)"),
+            .flag("verbose", "log every recognizer transition"),
+            .flag("version", "print the version and exit"),
+        ])
 
-    options:
-      --scene FILE         the scene (views and recognizers); default: the built-in scene
-      --socket PATH        where to listen; default /run/touchbridge/touchbridge.sock as root,
-                           else $XDG_RUNTIME_DIR/touchbridge.sock (systemd socket activation wins)
-      --socket-group NAME  the group that may connect (the socket is mode 0660)
-      --control-group NAME the group whose members may also control the daemon (set, scene commands);
-                           root and the daemon's own user always may
-      --replay FILE        also play a recording as a device (evemu-record, libinput record's YAML, evtest
-                           text, or E: lines with --replay-desc); repeat it to play several, one after
-                           another, each a device of its own
-      --replay-loop        play the recordings again and again (demos); a pass ends as an unplug does
-      --replay-desc FILE   the device description for a headerless recording
-      --replay-delay S     seconds before the replay starts (default 1)
-      --no-devices         open no input device (with --replay: the recording only)
-      --rotation DEG       turn every device by 0, 90, 180 or 270 degrees clockwise (as lisgd's -r);
-                           with 90 or 270 the built-in scene's window is the panel turned
-      --passthrough        pass every device through: grab it and give the compositor a mirror that
-                           gets exactly the touches no gesture claims (without --scene: the built-in
-                           pass-through scene)
-      --client-queue BYTES how much a client may fall behind before it is dropped (default 1048576)
-      --verbose            log every recognizer transition
-      --help, --version
-
-    signals: SIGTERM/SIGINT exit cleanly (the socket file is removed); SIGHUP reloads the scene and keeps
-    the old one when the new one is invalid.
-    """
+    public static var usage: String { spec.help }
 
     public static func parse(_ args: [String]) throws -> (DaemonOptions, help: Bool, version: Bool) {
-        let a = try Arguments(args, spec: .init(flags: ["no-devices", "passthrough", "replay-loop", "verbose", "help", "version"],
-                                                options: ["scene", "socket", "socket-group", "control-group", "replay", "replay-desc", "replay-delay", "client-queue", "rotation"]),
-                              program: "touchbridged")
+        let a = try Arguments(args, spec: spec)
+        if a.wantsHelp || a.has("version") { return (DaemonOptions(), a.wantsHelp, a.has("version")) }
         var o = DaemonOptions()
         o.scenePath = a["scene"]
         o.socketPath = a["socket"]
@@ -75,7 +70,7 @@ public struct DaemonOptions {
             throw Arguments.Failure(description: "touchbridged: --replay-loop needs a recording to loop (--replay FILE)")
         }
         o.replayDescription = a["replay-desc"]
-        if let d = try a.number("replay-delay", program: "touchbridged") { o.replayDelay = d }
+        if let d = try a.number("replay-delay") { o.replayDelay = d }
         o.noDevices = a.has("no-devices")
         if let r = a["rotation"] {
             guard let degrees = Int(r), let rotation = CoordinateMapping.Rotation(rawValue: degrees) else {
@@ -91,10 +86,8 @@ public struct DaemonOptions {
             o.clientQueueBytes = n
         }
         o.verbose = a.has("verbose")
-        if let extra = a.positional.first {
-            throw Arguments.Failure(description: "touchbridged: unexpected argument \"\(extra)\" (see --help)")
-        }
-        return (o, a.has("help"), a.has("version"))
+        try a.expect(0, "nothing")
+        return (o, false, false)
     }
 }
 
@@ -118,6 +111,8 @@ public final class Daemon {
     let deadline: Timer
     let signals: SignalReceiver
     let notifier = SystemdNotifier()
+    /// The --replay recordings, read and checked at start.
+    let recordings: [(path: String, recording: Recording)]
     var watchdog: Timer?
     public private(set) var exitStatus: Int32 = 0
 
@@ -153,6 +148,13 @@ public final class Daemon {
             }
             controlGroup = group
         }
+        // Recordings are read, and checked against the scene, before the socket exists too.
+        recordings = try options.replayPaths.map { path in
+            let r = try Recording.load(path: path, descriptionPath: options.replayDescription)
+            try r.requireEvents()
+            _ = try scene.replayConfig(for: r)
+            return (path, r)
+        }
         server = try SocketServer(path: options.socketPath ?? SocketServer.defaultPath(), group: options.socketGroup,
                                   loop: loop, log: log)
         server.queueLimit = options.clientQueueBytes
@@ -173,6 +175,7 @@ public final class Daemon {
         server.onSubscribe = { [unowned self] topics in
             (topics.contains(.devices) ? self.devices.presentDeviceLines() : [])
                 + (topics.contains(.scene) ? [self.pipeline.sceneLine()] : [])
+                + (topics.contains(.recognizers) ? self.pipeline.recognizerStateLines() : [])
         }
         server.onControl = { [unowned self] request in self.control(request) }
         server.onDisconnect = { [unowned self] connection in
@@ -235,14 +238,9 @@ public final class Daemon {
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     public func run() -> Int32 {
-        if !options.noDevices { devices.start() }
-        if !options.replayPaths.isEmpty {
+        if !options.noDevices { devices.start(replaying: !recordings.isEmpty) }
+        if !recordings.isEmpty {
             do {
-                let recordings = try options.replayPaths.map { path in
-                    let r = try Recording.load(path: path, descriptionPath: options.replayDescription)
-                    try r.requireEvents()
-                    return (path, r)
-                }
                 try devices.replay(recordings, delay: options.replayDelay, loop: options.replayLoop)
             } catch {
                 log.error("cannot replay: \(error)")

@@ -64,10 +64,11 @@ public final class InputDevices {
     private var sizingDevice: (index: Int, description: DeviceDescription)?
     /// Mirrors seen on the bus, logged once each.
     private var ignoredMirrors: Set<String> = []
-    /// Live mapping changes (protocol 2 `set device`), by device index; a change for every device
-    /// (`"*"`) is in `mappingChangeForAll` and merged into these, so that the later change wins.
-    private var mappingChanges: [Int: ClientCommand.MappingChange] = [:]
-    private var mappingChangeForAll = ClientCommand.MappingChange()
+    /// Live mapping changes (protocol 2 `set device`), oldest first: a device takes, in order, every
+    /// change whose target selects it, so that the later change wins. A change drops the parts it
+    /// overrides from the earlier changes its target covers, so the list stays as short as the
+    /// distinct targets in use.
+    private var liveChanges: [(target: ClientCommand.DeviceTarget, change: ClientCommand.MappingChange)] = []
     /// Device lines ({"event":"device",…}) for subscribers.
     public var onDeviceLine: (([UInt8]) -> Void)?
     /// Called after frames or timers changed the pipeline, so the deadline timer can be re-armed.
@@ -81,8 +82,9 @@ public final class InputDevices {
 
     private var wantsTablets: Bool { pipeline.scene.devices.contains { $0.tablets } }
 
-    /// Enumerates the touchscreens present and starts watching for hotplug.
-    public func start() {
+    /// Enumerates the touchscreens present and starts watching for hotplug. `replaying`: recordings
+    /// play as devices too (the log then does not suggest --replay).
+    public func start(replaying: Bool = false) {
         do {
             let m = try DeviceMonitor(includeTablets: wantsTablets)
             monitor = m
@@ -95,7 +97,8 @@ public final class InputDevices {
         for info in found { consider(info) }
         if open.isEmpty {
             let real = found.filter { !$0.isMirror }
-            log.info(real.isEmpty ? "waiting for a touchscreen (none found; plug one in, or replay a recording with --replay FILE)"
+            let hint = replaying ? "" : "; plug one in, or replay a recording with --replay FILE"
+            log.info(real.isEmpty ? "no touchscreen found\(hint); one plugged in later is picked up"
                                   : "waiting for a touchscreen the scene selects (found \(real.count), none matched its \"devices\")")
         }
     }
@@ -136,8 +139,8 @@ public final class InputDevices {
 
     /// {"event":"device","action":…} lines for the devices present, for a new "devices" subscriber.
     public func presentDeviceLines() -> [[UInt8]] {
-        open.keys.sorted().compactMap { node in open[node].map { deviceLine("added", node: node, name: $0.name) } } +
-            replays.filter(\.isPlaying).map { deviceLine("added", node: $0.node, name: $0.recording.device.name) }
+        open.keys.sorted().compactMap { node in open[node].map { deviceLine("added", $0) } } +
+            replays.filter(\.isPlaying).map { deviceLine("added", $0) }
     }
 
     private func consider(_ info: DeviceInfo) {
@@ -153,14 +156,14 @@ public final class InputDevices {
             return
         }
         let index = nextIndex
-        let mapped = mapping(config, index: index)
+        let mapped = mapping(config, index: index, name: info.name, node: info.devnode)
         do {
             let device = try EvdevDevice(path: info.devnode, deviceIndex: index, target: pipeline.scene.window.bounds,
                                          acceptTablets: config.tablets, grab: config.grab && !config.passthrough) { m in
                 mapped.configure(&m, window: pipeline.scene.window.bounds, udevCalibration: info.calibrationMatrix)
             }
             nextIndex += 1
-            if adoptDefaultScene(for: device.description) {
+            if adoptDefaultScene(for: device.description, index: index) {
                 mapped.configure(&device.assembler.mapping, window: pipeline.scene.window.bounds, udevCalibration: info.calibrationMatrix)
             }
             device.assembler.onWarning = { [log] in log.warning($0) }
@@ -169,6 +172,7 @@ public final class InputDevices {
             }
             let d = OpenDevice(device: device, info: info, index: index, config: config)
             open[info.devnode] = d
+            turnDefaultScene(for: d)            // the sizing panel back under a new index: the window follows it
             // `close` takes the handler out of the loop before the device leaves `open`; this object owns
             // the devices and lives as long as the loop.
             try loop.add(device.fd) { [unowned self, unowned d] _ in self.read(d) }
@@ -177,7 +181,7 @@ public final class InputDevices {
                      + "\(device.description.touchProtocol!), x \(axes.x), y \(axes.y) → window "
                      + "\(Int(pipeline.scene.window.bounds.width))×\(Int(pipeline.scene.window.bounds.height)) pt"
                      + (device.isGrabbed ? ", grabbed" : "") + " [device \(index)]")
-            onDeviceLine?(deviceLine("added", node: info.devnode, name: device.description.name))
+            onDeviceLine?(deviceLine("added", d))
             if config.passthrough { startPassthrough(d) }
             read(d)
         } catch {
@@ -186,12 +190,19 @@ public final class InputDevices {
     }
 
     /// The built-in scene takes the first device's physical size (README "The built-in scene").
-    /// Returns true when the window changed.
+    /// Returns true when the window changed. The same panel coming back (unplugged and plugged in
+    /// again, under a new index) is the sizing device again, so that turning it turns the window.
     @discardableResult
-    func adoptDefaultScene(for device: DeviceDescription) -> Bool {
-        guard pipeline.scene.isDefault, !sizedDefaultScene else { return false }
+    func adoptDefaultScene(for device: DeviceDescription, index: Int) -> Bool {
+        guard pipeline.scene.isDefault else { return false }
+        if let sizing = sizingDevice, sizing.index != index, sizing.description == device,
+           !mappedSources.contains(where: { $0.index == sizing.index }) {
+            sizingDevice = (index, device)
+            return false
+        }
+        guard !sizedDefaultScene else { return false }
         sizedDefaultScene = true
-        sizingDevice = (nextIndex - 1, device)
+        sizingDevice = (index, device)
         let sized = Scene.builtIn(for: device, passthrough: pipeline.scene.passesEveryDevice,
                                   rotation: pipeline.scene.rotationForEveryDevice)
         guard sized.window.bounds != pipeline.scene.window.bounds else { return false }
@@ -246,7 +257,7 @@ public final class InputDevices {
         d.device.close()
         if let reason {
             log.info("touchscreen \(node) \"\(d.name)\" \(reason)")
-            onDeviceLine?(deviceLine("removed", node: node, name: d.name))
+            onDeviceLine?(deviceLine("removed", d))
         }
         onActivity?()
     }
@@ -328,35 +339,49 @@ public final class InputDevices {
     /// Plays `recordings` as live devices, one after another, each a device of its own, the first after
     /// `delay` seconds; with `loop`, again and again. The end of a recording is its device going away:
     /// once the pending timers have run, touches still down are cancelled.
+    /// Each recording keeps its device index on every pass of a loop: it is one device that comes
+    /// and goes, so clients (and `set --device N`) can follow it.
     public func replay(_ recordings: [(path: String, recording: Recording)], delay: Double, loop: Bool) throws {
         for (path, r) in recordings where r.device.positionAxes == nil {
             throw ServerError("\(path): the recording's device has no position axes")
         }
-        replayQueue = recordings
+        // The scene must select each recording as it would the device (`touchbridgectl replay` alike).
+        for (_, r) in recordings { _ = try pipeline.scene.replayConfig(for: r) }
+        replayQueue = recordings.map { (path: $0.path, recording: $0.recording, index: takeIndex()) }
         replayLoop = loop
         startReplay(0, delay: delay)
     }
 
-    private var replayQueue: [(path: String, recording: Recording)] = []
+    private var replayQueue: [(path: String, recording: Recording, index: Int)] = []
     private var replayLoop = false
 
+    private func takeIndex() -> Int {
+        defer { nextIndex += 1 }
+        return nextIndex
+    }
+
     private func startReplay(_ position: Int, delay: Double) {
-        let (path, recording) = replayQueue[position]
+        let (path, recording, index) = replayQueue[position]
         let info = DeviceInfo(devnode: "replay:" + path, name: recording.device.name,
                               vendor: recording.device.vendor, product: recording.device.product)
-        let config = pipeline.scene.deviceConfig(for: info) ?? DeviceConfig()
-        let index = nextIndex
-        nextIndex += 1
-        adoptDefaultScene(for: recording.device)
+        let config: DeviceConfig
+        do {
+            config = try pipeline.scene.replayConfig(for: recording)     // a reloaded scene may no longer take it
+        } catch {
+            log.error("cannot replay: \(error)")
+            return finishedReplay(position)
+        }
+        adoptDefaultScene(for: recording.device, index: index)
         var mapping = CoordinateMapping(device: recording.device, target: pipeline.scene.window.bounds)!
-        self.mapping(config, index: index).configure(&mapping, window: pipeline.scene.window.bounds, udevCalibration: nil)
+        self.mapping(config, index: index, name: info.name, node: info.devnode)
+            .configure(&mapping, window: pipeline.scene.window.bounds, udevCalibration: nil)
         let source: ReplaySource
         do {
             source = try ReplaySource(recording: recording, node: info.devnode, mapping: mapping, deviceIndex: index,
                                       config: config, delay: delay, loop: self.loop, log: log)
         } catch {
             log.error("cannot replay \(path): \(error)")
-            return
+            return finishedReplay(position)
         }
         var mirror: UinputDevice?
         source.onFrame = { [unowned self, unowned source] in
@@ -366,7 +391,7 @@ public final class InputDevices {
         }
         source.onStart = { [unowned self] in
             log.info("replaying \(path) as device \(index) \"\(recording.device.name)\" (\(recording.events.count) events)")
-            self.onDeviceLine?(self.deviceLine("added", node: info.devnode, name: recording.device.name))
+            self.onDeviceLine?(self.deviceLine("added", source))
             // A replay that passes through gets a mirror too (nothing to grab): a demo of what the
             // compositor would get.
             if config.passthrough && self.pipeline.scene.allowsPassthrough {
@@ -390,26 +415,51 @@ public final class InputDevices {
                 m.destroy()
             }
             log.info("replay of \(path) finished")
-            self.onDeviceLine?(self.deviceLine("removed", node: info.devnode, name: recording.device.name))
+            self.onDeviceLine?(self.deviceLine("removed", source))
             self.replays.removeAll { $0 === source }
-            let next = position + 1
-            if next < self.replayQueue.count { self.startReplay(next, delay: 0.2) }
-            else if self.replayLoop { self.startReplay(0, delay: 0.2) }
+            self.finishedReplay(position, played: true)
             self.onActivity?()
         }
         replays.append(source)
+        turnDefaultScene(for: source)
         source.start()
     }
 
-    func deviceLine(_ action: StaticString, node: String, name: String) -> [UInt8] {
-        DeviceLine.encode(action: action, node: node, name: name)
+    /// The next recording of the queue, after the one at `position` ended (`played`) or could not
+    /// start. A loop goes round again only if a recording of the last pass played.
+    private func finishedReplay(_ position: Int, played: Bool = false) {
+        if played { replayPassPlayed = true }
+        let next = position + 1
+        if next < replayQueue.count { return startReplay(next, delay: 0.2) }
+        guard replayLoop else { return }
+        guard replayPassPlayed else {
+            log.warning("--replay-loop: no recording of the queue could play; the loop ends")
+            return
+        }
+        replayPassPlayed = false
+        startReplay(0, delay: 0.2)
+    }
+
+    /// A recording of the loop's current pass played.
+    private var replayPassPlayed = false
+
+    private func deviceLine(_ action: StaticString, _ source: MappedSource) -> [UInt8] {
+        DeviceLine.encode(action: action, device: source.index, node: source.node, name: source.name)
     }
 
     // MARK: Live mapping (protocol 2 `set device`)
 
-    /// A device's scene entry with the live changes made to it.
-    private func mapping(_ config: DeviceConfig, index: Int) -> DeviceConfig {
-        (mappingChanges[index] ?? mappingChangeForAll).applied(to: config)
+    /// A device's scene entry with the live changes made to it, in the order they were made.
+    private func mapping(_ config: DeviceConfig, index: Int, name: String, node: String) -> DeviceConfig {
+        var c = config
+        for (target, change) in liveChanges where target.selects(index: index, name: name, node: node) {
+            c = change.applied(to: c)
+        }
+        return c
+    }
+
+    private func mapping(_ source: MappedSource) -> DeviceConfig {
+        mapping(source.config, index: source.index, name: source.name, node: source.node)
     }
 
     /// Changes how a device (or every device, those that come later included) maps onto the window.
@@ -417,24 +467,28 @@ public final class InputDevices {
     /// is on it, else when the last one lifts, never mid-touch. Devices subscribers then get a
     /// `"changed"` line with the new mapping.
     public func setMapping(_ target: ClientCommand.DeviceTarget, _ change: ClientCommand.MappingChange) throws(ClientCommand.Refusal) {
-        switch target {
-        case .index(let i):
-            guard open.values.contains(where: { $0.index == i }) || replays.contains(where: { $0.index == i }) else {
-                let present = open.values.map { "\($0.index) (\($0.node))" } + replays.map { "\($0.index) (\($0.node))" }
-                throw ClientCommand.Refusal(message: "set.device: there is no device \(i); "
-                    + (present.isEmpty ? "no device is present (\"*\" sets every device, those that come later included)"
-                                       : "the devices are \(present.sorted().joined(separator: ", ")), or \"*\" for every device"))
+        let sources = mappedSources
+        func affected(_ s: MappedSource) -> Bool { target.selects(index: s.index, name: s.name, node: s.node) }
+        if target != .all && !sources.contains(where: affected) {
+            let present = sources.map { "\($0.index) \"\($0.name)\" (\($0.node))" }
+            let what: String
+            switch target {
+            case .index(let i): what = "there is no device \(i)"
+            case .name(let p): what = "no device's name or node matches \"\(p)\""
+            case .all: what = ""
             }
-            mappingChanges[i] = (mappingChanges[i] ?? mappingChangeForAll).merged(with: change)
-        case .all:
-            mappingChangeForAll = mappingChangeForAll.merged(with: change)
-            for k in Array(mappingChanges.keys) { mappingChanges[k] = mappingChanges[k]!.merged(with: change) }
+            throw ClientCommand.Refusal(message: "set.device: \(what); "
+                + (present.isEmpty ? "no device is present (\"*\" sets every device, those that come later included)"
+                                   : "the devices are \(present.joined(separator: ", ")), or \"*\" for every device"))
         }
-        func affected(_ index: Int) -> Bool {
-            if case .index(let i) = target { return i == index }
-            return true
+        // The parts this change sets are no longer the earlier changes' business where it covers them.
+        liveChanges = liveChanges.compactMap { earlier in
+            guard earlier.target.isCovered(by: target) else { return earlier }
+            let left = earlier.change.without(change)
+            return left == ClientCommand.MappingChange() ? nil : (earlier.target, left)
         }
-        for source in mappedSources where affected(source.index) {
+        liveChanges.append((target, change))
+        for source in sources where affected(source) {
             source.mappingPending = true
             applyPendingMapping(source)
         }
@@ -448,7 +502,7 @@ public final class InputDevices {
     /// The source's scene entry, with the live changes, applied to its mapping onto `window`.
     private func remap(_ source: MappedSource, window: Rect) {
         var m = source.mapping
-        mapping(source.config, index: source.index).configure(&m, window: window, udevCalibration: source.udevCalibration)
+        mapping(source).configure(&m, window: window, udevCalibration: source.udevCalibration)
         source.mapping = m
     }
 
@@ -456,7 +510,7 @@ public final class InputDevices {
     private func applyPendingMapping(_ source: MappedSource) {
         guard source.isNeutral else { return }
         source.mappingPending = false
-        turnDefaultScene(for: source.index, source.config)
+        turnDefaultScene(for: source)
         remap(source, window: pipeline.scene.window.bounds)
         mappingChanged(index: source.index, node: source.node, name: source.name, source.mapping)
     }
@@ -464,9 +518,9 @@ public final class InputDevices {
     /// The built-in scene's window is the panel as it is turned (README "The built-in scene"): when the
     /// device it was sized for turns between landscape and portrait, the window's sides swap, so that
     /// the thresholds keep their physical size. The other devices follow the new window.
-    private func turnDefaultScene(for index: Int, _ config: DeviceConfig) {
-        guard pipeline.scene.isDefault, let sizing = sizingDevice, sizing.index == index else { return }
-        let rotation = mapping(config, index: index).rotation
+    private func turnDefaultScene(for source: MappedSource) {
+        guard pipeline.scene.isDefault, let sizing = sizingDevice, sizing.index == source.index else { return }
+        let rotation = mapping(source).rotation
         let turned = rotation == .clockwise90 || rotation == .clockwise270
         let size = Scene.physicalSize(of: sizing.description) ?? Scene.defaultWindowSize
         let window = turned ? Size(width: size.height, height: size.width) : size
@@ -474,7 +528,7 @@ public final class InputDevices {
         let scene = Scene.builtIn(size: window, passthrough: pipeline.scene.passesEveryDevice)
         scene.rotationForEveryDevice = pipeline.scene.rotationForEveryDevice
         pipeline.replace(scene: scene, at: monotonicNow())
-        log.info("built-in scene turned with device \(index): window \(Int(window.width))×\(Int(window.height)) pt")
+        log.info("built-in scene turned with device \(source.index): window \(Int(window.width))×\(Int(window.height)) pt")
         for source in mappedSources { remap(source, window: scene.window.bounds) }
     }
 

@@ -16,27 +16,32 @@ public enum OfflineReplay {
         /// Also write what a pass-through mirror of the device would be sent, as an evemu recording
         /// (`replay --mirror OUT`): the device passes through whatever the scene's entries say.
         public var mirrorPath: String?
+        /// The `"device"` of the lines: `replay A B` plays B as device 1, as the daemon would.
+        public var deviceIndex = 0
 
-        public init(topics: Topics = .gestures, mirrorPath: String? = nil) {
+        public init(topics: Topics = .gestures, mirrorPath: String? = nil, deviceIndex: Int = 0) {
             self.topics = topics
             self.mirrorPath = mirrorPath
+            self.deviceIndex = deviceIndex
         }
     }
 
+    /// How the scene took the recording's device: its configuration, and whether a `devices` entry
+    /// chose it (false: the scene has no entries and takes every touchscreen).
+    public struct Choice {
+        public var config: DeviceConfig
+        public var byEntry: Bool
+    }
+
     /// Plays `recording` through `scene` (the built-in scene sized for the device when nil). `line` gets
-    /// each line, valid only during the call. Returns the device entry used (nil: the scene has none).
+    /// each line, valid only during the call. Returns how the scene took the device.
     @discardableResult
     public static func play(_ recording: Recording, scene: Scene?, options: Options, log: Logger,
-                            line: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws -> DeviceConfig? {
+                            line: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws -> Choice {
         let passthrough = options.mirrorPath != nil
         let scene = scene ?? Scene.builtIn(for: recording.device, passthrough: passthrough)
-        let info = DeviceInfo(devnode: "", name: recording.device.name, vendor: recording.device.vendor,
-                              product: recording.device.product)
-        guard let config = scene.deviceConfig(for: info) else {
-            throw ServerError("no \"devices\" entry of \(scene.source) selects \"\(recording.device.name)\" "
-                + "(\(recording.device.vendorProduct)); the daemon would not open it (entries match by name, "
-                + "vendorProduct and property; devnode cannot match a recording)")
-        }
+        let config = try scene.replayConfig(for: recording)
+        let device = options.deviceIndex
         guard var mapping = CoordinateMapping(device: recording.device, target: scene.window.bounds) else {
             throw ServerError("\(recording.source): the recording's device has no position axes")
         }
@@ -65,18 +70,18 @@ public enum OfflineReplay {
                 "What touchbridged's pass-through mirror of \"\(recording.device.name)\" would be sent",
                 "replaying \(Files.baseName(recording.source)) through \(scene.source == "built-in default" ? "the built-in pass-through scene" : Files.baseName(scene.source)); times are the source's",
             ])
-            pipeline.addMirror(device: 0, name: recording.device.name, source: recording.device, sink: writer)
-            pipeline.passthrough?.setExclusive(device: 0, since: -Double.infinity)
+            pipeline.addMirror(device: device, name: recording.device.name, source: recording.device, sink: writer)
+            pipeline.passthrough?.setExclusive(device: device, since: -Double.infinity)
             mirror = writer
         }
 
-        var player = RecordingPlayer(device: recording.device, mapping: mapping, deviceIndex: 0) {
+        var player = RecordingPlayer(device: recording.device, mapping: mapping, deviceIndex: device) {
             log.warning("\(recording.source): \($0)")
         }
         let node = "replay:" + recording.source
         if options.topics.contains(.scene) { pipeline.sceneLine().withUnsafeBufferPointer(line) }
         if options.topics.contains(.devices) {
-            DeviceLine.encode(action: "added", node: node, name: recording.device.name).withUnsafeBufferPointer(line)
+            DeviceLine.encode(action: "added", device: device, node: node, name: recording.device.name).withUnsafeBufferPointer(line)
         }
         for e in recording.events {
             if let f = player.play(e) { pipeline.handle(f) }
@@ -86,13 +91,13 @@ public enum OfflineReplay {
         pipeline.handle(player.cancelAll(at: pipeline.currentTime))
         pipeline.finish()
         if options.topics.contains(.devices) {
-            DeviceLine.encode(action: "removed", node: node, name: recording.device.name).withUnsafeBufferPointer(line)
+            DeviceLine.encode(action: "removed", device: device, node: node, name: recording.device.name).withUnsafeBufferPointer(line)
         }
         if let mirror {
-            pipeline.removeMirror(device: 0, at: pipeline.currentTime)
+            pipeline.removeMirror(device: device, at: pipeline.currentTime)
             try mirror.close()
         }
-        return scene.devices.isEmpty ? nil : config
+        return Choice(config: config, byEntry: !scene.devices.isEmpty)
     }
 
     /// Every line of a replay, collected (for tests; `touchbridgectl replay` streams them).

@@ -229,6 +229,12 @@ public final class Pipeline {
         SceneLine.encode(scene, clients: clientScenes)
     }
 
+    /// Every recognizer's current state, one recognizer line each (`cause` "subscribed"), for a new
+    /// `recognizers` subscriber.
+    public func recognizerStateLines() -> [[UInt8]] {
+        recognizers.map { RecognizerLine.current($0, time: currentTime) }
+    }
+
     /// The touch lines of an event, one chunk.
     func reportTouches(_ e: Event) {
         guard let onLines else { return }

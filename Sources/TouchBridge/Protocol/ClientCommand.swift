@@ -41,8 +41,22 @@ public enum ClientCommand: Equatable, Sendable {
     public enum DeviceTarget: Equatable, Sendable {
         /// The device with this index (the `device` of touch and gesture lines).
         case index(Int)
+        /// The devices whose name (or node) matches this shell pattern, those that come later included.
+        case name(String)
         /// Every device, those that come later included.
         case all
+
+        /// Whether the target takes the device with this index, name and node.
+        public func selects(index: Int, name: String, node: String) -> Bool {
+            switch self {
+            case .index(let i): i == index
+            case .name(let pattern): DeviceSelector.glob(pattern, name) || DeviceSelector.glob(pattern, node)
+            case .all: true
+            }
+        }
+
+        /// Whether every device this target selects is also selected by `other`.
+        public func isCovered(by other: DeviceTarget) -> Bool { other == .all || other == self }
     }
 
     /// What a `set` changes in a device's mapping; nil leaves that part as it is.
@@ -70,10 +84,10 @@ public enum ClientCommand: Equatable, Sendable {
             return c
         }
 
-        /// Both changes, `later`'s parts over this one's.
-        public func merged(with later: MappingChange) -> MappingChange {
-            MappingChange(rotation: later.rotation ?? rotation, flipX: later.flipX ?? flipX,
-                          flipY: later.flipY ?? flipY, calibration: later.calibration ?? calibration)
+        /// This change without the parts `later` sets (they are `later`'s now).
+        public func without(_ later: MappingChange) -> MappingChange {
+            MappingChange(rotation: later.rotation == nil ? rotation : nil, flipX: later.flipX == nil ? flipX : nil,
+                          flipY: later.flipY == nil ? flipY : nil, calibration: later.calibration == nil ? calibration : nil)
         }
     }
 
@@ -161,10 +175,12 @@ public enum ClientCommand: Equatable, Sendable {
                 case "device":
                     if v.stringValue == "*" {
                         target = .all
+                    } else if let pattern = v.stringValue, !pattern.isEmpty, pattern.utf8.count <= 256 {
+                        target = .name(pattern)
                     } else if let n = v.numberValue, n >= 0, n == n.rounded(), n < 1e9 {
                         target = .index(Int(n))
                     } else {
-                        throw Refusal(message: "set.device: must be a device index (the \"device\" of touch lines) or \"*\" for every device")
+                        throw Refusal(message: "set.device: must be a device index (the \"device\" of touch lines), a device name or shell pattern (\"N-Trig*\"), or \"*\" for every device")
                     }
                 case "rotation":
                     guard let n = v.numberValue, let r = CoordinateMapping.Rotation(rawValue: Int(n)), Double(r.rawValue) == n else {

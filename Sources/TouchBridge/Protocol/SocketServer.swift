@@ -114,8 +114,10 @@ public final class SocketServer {
 
     public var clientCount: Int { clients.count }
 
-    /// The default socket: /run/touchbridge/touchbridge.sock as root, else $XDG_RUNTIME_DIR/touchbridge.sock.
+    /// The default socket: $TOUCHBRIDGE_SOCKET when set (daemon, touchbridgectl and the examples alike);
+    /// else /run/touchbridge/touchbridge.sock as root, else $XDG_RUNTIME_DIR/touchbridge.sock.
     public static func defaultPath() -> String? {
+        if let path = getenv("TOUCHBRIDGE_SOCKET"), path.pointee != 0 { return String(cString: path) }
         if getuid() == 0 { return "/run/touchbridge/touchbridge.sock" }
         guard let dir = getenv("XDG_RUNTIME_DIR") else { return nil }
         return String(cString: dir) + "/touchbridge.sock"

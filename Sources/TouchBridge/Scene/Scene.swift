@@ -47,6 +47,20 @@ public final class Scene {
         return config
     }
 
+    /// The entry a recording played as a device takes, chosen as for a device the daemon finds (by
+    /// name, vendorProduct and property; a devnode criterion cannot match a recording). The daemon's
+    /// `--replay` and `touchbridgectl replay` both choose here, and refuse alike.
+    public func replayConfig(for recording: Recording) throws -> DeviceConfig {
+        let info = DeviceInfo(devnode: "", name: recording.device.name, vendor: recording.device.vendor,
+                              product: recording.device.product)
+        guard let config = deviceConfig(for: info) else {
+            throw ServerError("\(recording.source): no \"devices\" entry of \(source) selects \"\(recording.device.name)\" "
+                + "(\(recording.device.vendorProduct)), so the daemon would not open it; add an entry that "
+                + "matches it (entries match by name, vendorProduct and property; devnode cannot match a recording)")
+        }
+        return config
+    }
+
     init(window: Window, devices: [DeviceConfig], recognizers: [GestureRecognizer], views: [View],
          source: String, isDefault: Bool, delegate: SceneDelegate) {
         self.window = window
@@ -173,6 +187,9 @@ public final class Scene {
         /// What is legal but surely not meant (`Scene.warnings`).
         var warnings: [String] = []
         var recognizers: [(recognizer: GestureRecognizer, path: String, requireToFail: [String], simultaneous: SimultaneousSpec)] = []
+        /// Each name's place in `recognizers`: names are checked and looked up in constant time, so that
+        /// a scene of n recognizers loads in time linear in n (a kiosk's generated layout can be large).
+        var recognizerIndex: [String: Int] = [:]
         let delegate = SceneDelegate()
 
         enum SimultaneousSpec { case none, everyone, names([String]) }
@@ -262,8 +279,8 @@ public final class Scene {
             guard let nameJSON = json["name"] else { throw r.error(path, "missing \"name\"") }
             let name = try r.string(nameJSON, r.join(path, "name"))
             guard !name.isEmpty else { throw r.error(r.join(path, "name"), "must not be empty: the socket's lines name the recognizer") }
-            if let other = recognizers.first(where: { $0.recognizer.name == name }) {
-                throw r.error(r.join(path, "name"), "\"\(name)\" is already the name of \(other.path); recognizer names must be unique")
+            if let other = recognizerIndex[name] {
+                throw r.error(r.join(path, "name"), "\"\(name)\" is already the name of \(recognizers[other].path); recognizer names must be unique")
             }
             let g: GestureRecognizer
             switch type {
@@ -338,6 +355,7 @@ public final class Scene {
                 throw r.error(path, "maximumNumberOfTouches (\(pan.maximumNumberOfTouches)) is below minimumNumberOfTouches (\(pan.minimumNumberOfTouches))")
             }
             g.delegate = delegate
+            recognizerIndex[name] = recognizers.count
             recognizers.append((g, path, requireToFail, simultaneous))
             return g
         }
@@ -363,7 +381,7 @@ public final class Scene {
         mutating func link() throws {
             let r = reader
             func find(_ name: String, _ path: String) throws -> GestureRecognizer {
-                guard let g = recognizers.first(where: { $0.recognizer.name == name })?.recognizer else {
+                guard let g = recognizerIndex[name].map({ recognizers[$0].recognizer }) else {
                     let names = recognizers.compactMap { $0.recognizer.name }
                     let hint = SceneReader.closest(name, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
                     throw r.error(path, "no recognizer is named \"\(name)\"\(hint)")

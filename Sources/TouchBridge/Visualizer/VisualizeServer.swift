@@ -99,7 +99,6 @@ public final class VisualizeServer {
         let signals = try SignalReceiver([SIGINT, SIGTERM])
         try loop.add(signals.fd) { [unowned self] _ in _ = signals.take(); self.loop.stop() }
         connectDaemon()
-        log.info("open \(url) in a browser (the daemon: \(socketPath))")
         loop.run()
         for fd in Array(peers.keys) { drop(fd) }
         close(listenFD)

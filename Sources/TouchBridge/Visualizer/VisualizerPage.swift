@@ -71,7 +71,7 @@ enum VisualizerPage {
     .lane .name { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
     .lane .type { color: var(--dim); margin-left: 4px; }
     .lane canvas { width: 100%; height: 18px; display: block; }
-    .lane .now { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+    .lane .now { overflow-wrap: anywhere; line-height: 1.3; }
     .lane .reason { color: var(--failed); }
     .lane.client .name { color: var(--wait); }
     .lane.disabled { opacity: .5; }
@@ -407,7 +407,9 @@ enum VisualizerPage {
         row.state.textContent = state + (l.enabled ? "" : " (disabled)");
         row.state.style.color = STATE_COLOR[state] || "";
         const g = gs[upTo(gs, S.t)];
-        row.value.textContent = g ? `${g.state} · ${gestureValue(g)}` : "";
+        // The gesture line's state only where it is not the state shown beside it ("ended · …" after
+        // "possible"), never "changed changed".
+        row.value.textContent = !g ? "" : g.state === state ? gestureValue(g) : `${g.state} · ${gestureValue(g)}`;
         // The last failure, cancellation or wait up to now, unless the recognizer succeeded since.
         let why = null;
         for (let k = upTo(tr, S.t); k >= 0; k--) {

@@ -269,6 +269,10 @@ private struct SlotMode {
     /// The contacts of the frame being made. Reused from frame to frame: once the owner has dropped the
     /// last frame, its array is free again and no frame allocates.
     var contactBuffer: [Contact] = []
+    /// Contacts whose tracking id went to −1 in the frame being made: (slot, contact id). A slot whose
+    /// tool type is MT_TOOL_PALM at the frame's end lifted as a palm, and is cancelled rather than
+    /// ended, as libinput does (evdev-fallback.c handles a slot's palm state before its end state).
+    var endedInFrame: [(slot: Int, id: Int)] = []
 
     var isNeutral: Bool {
         for i in 0..<slots.count where slots.trackingID(i) >= 0 { return false }
@@ -300,6 +304,9 @@ private struct SlotMode {
             if e.code == AbsCode.mtTrackingID {
                 let old = slots.trackingID(current)
                 if e.value < 0 {
+                    if let id = slots.contactIDs[current], !slots.cancelled[current] {
+                        endedInFrame.append((current, id))
+                    }
                     slots.contactIDs[current] = nil
                     slots.cancelled[current] = false
                 } else if e.value != old {
@@ -321,6 +328,13 @@ private struct SlotMode {
             a.cancelledSinceLastFrame = []
         }
         let pressure = a.reportsMTPressure, major = a.reportsTouchMajor
+        if !endedInFrame.isEmpty {
+            for (slot, id) in endedInFrame
+            where slots.trackingID(slot) < 0 && slots.value(slot, AbsCode.mtToolType) == MTToolType.palm {
+                contacts.append(cancelledContact(id: id, slot: slot, &a))
+            }
+            endedInFrame.removeAll(keepingCapacity: true)
+        }
         for i in 0..<slots.count {
             guard slots.trackingID(i) >= 0, let id = slots.contactIDs[i] else { continue }
             let tool = slots.value(i, AbsCode.mtToolType)

@@ -45,8 +45,10 @@ enum ErrorLine {
 /// `{"event":"device","action":"added"|"removed","node":N,"name":D}`: a touchscreen (or a replay
 /// playing as one) came or went, for clients subscribed to devices.
 enum DeviceLine {
-    static func encode(action: StaticString, node: String, name: String) -> [UInt8] {
-        var w = opening(action: action, index: nil, node: node, name: name)
+    /// `{"event":"device","action":"added"|"removed","device":I,"node":N,"name":D}`: I is the index the
+    /// device's touch lines carry.
+    static func encode(action: StaticString, device index: Int, node: String, name: String) -> [UInt8] {
+        var w = opening(action: action, index: index, node: node, name: name)
         w.endObject()
         return w.bytes
     }
@@ -71,12 +73,12 @@ enum DeviceLine {
     }
 
     /// The fields every device line starts with, the object left open for the rest.
-    private static func opening(action: StaticString, index: Int?, node: String, name: String) -> JSONWriter {
+    private static func opening(action: StaticString, index: Int, node: String, name: String) -> JSONWriter {
         var w = JSONWriter()
         w.beginObject()
         w.key("event"); w.staticString("device")
         w.key("action"); w.staticString(action)
-        if let index { w.key("device"); w.int(index) }
+        w.key("device"); w.int(index)
         w.key("node"); w.string(node)
         w.key("name"); w.string(name)
         return w

@@ -26,6 +26,14 @@ enum RecognizerLine {
         return w.bytes
     }
 
+    /// A recognizer's state as it is now, for a client that just subscribed to `recognizers`: `from`
+    /// and `to` are both the current state and `cause` is `"subscribed"`, so that a page opened in the
+    /// middle of a gesture shows the recognizers that already failed or began as they are.
+    static func current(_ r: GestureRecognizer, time: Double) -> [UInt8] {
+        encode(RecognizerTransition(recognizer: r, from: r.state, to: r.state, time: time, cause: "subscribed",
+                                    reason: nil, waitsFor: nil))
+    }
+
     static func state(_ s: GestureRecognizer.State, _ r: GestureRecognizer) -> StaticString {
         switch s {
         case .possible: "possible"

@@ -1,0 +1,24 @@
+extension Ctl {
+    /// `listen`: prints the daemon's lines until it goes away (exit 1, so that a supervisor restarts it).
+    static let listen = Command("listen", "print the daemon's lines: gestures, and the topics asked for; exits 1 when\nthe daemon goes away", options: [
+        .flag("touches", "also every touch of every frame"),
+        .flag("devices", "also touchscreens coming, going and changing mapping"),
+        .flag("recognizers", "also every recognizer's transitions, with their causes"),
+        .flag("scene", "also the scene being served, now and whenever it changes"),
+        socketOption,
+    ]) { a in
+        try a.expect(0, "nothing")
+        let client = try SocketClient(path: try socketPath(a))
+        var topics = ["\"gestures\""]
+        for t in ["touches", "devices", "recognizers", "scene"] where a.has(t) { topics.append("\"\(t)\"") }
+        try client.send("{\"subscribe\":[\(topics.joined(separator: ","))]}")
+        var out = StandardOutput()
+        while let line = client.readLine() {
+            out.line(line)
+            out.flush()
+        }
+        // A pipe's reader sees the end of the stream; a supervisor sees a failure and restarts it.
+        FileHandleStandardError.write("touchbridgectl listen: the daemon closed the connection\n")
+        return 1
+    }
+}

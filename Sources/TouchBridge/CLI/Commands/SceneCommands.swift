@@ -1,0 +1,86 @@
+import TouchInput
+
+extension Ctl {
+    static let sceneCheck = Command("scene check", operands: "FILE", "validate a scene file: every error names the file, the line, the JSON path and\nwhat is wrong") { a in
+        try a.expect(1, "the scene file")
+        let path = a.positional[0]
+        do {
+            let s = try Scene.load(path: path)
+            for w in s.warnings { FileHandleStandardError.write("warning: \(w)\n") }
+            print(Terminal.printable("\(path): ok: window \(Int(s.window.bounds.width))×\(Int(s.window.bounds.height)), "
+                + "\(count(s.views.count, "view")), \(count(s.recognizers.count, "recognizer")), \(count(s.devices.count, "device entry", "device entries"))"))
+            return 0
+        } catch {
+            FileHandleStandardError.write("\(error)\n")
+            return 1
+        }
+    }
+
+    static let sceneDefault = Command("scene default", "print the built-in scene (or the built-in pass-through scene) as a scene file", options: [
+        .flag("passthrough", "the built-in pass-through scene"),
+    ]) { a in
+        try a.expect(0, "nothing")
+        print(Scene.builtInJSON(passthrough: a.has("passthrough")), terminator: "")
+        return 0
+    }
+
+    /// `scene push FILE [--name N]`: FILE's views become a client scene named N (default: FILE's name
+    /// without its extension) for as long as this command runs; it prints that scene's gestures until
+    /// it is interrupted (the scene goes with the connection).
+    static let scenePush = Command("scene push", operands: "FILE", "put FILE's views on top of the daemon's scene as a client scene; prints its gestures\nuntil interrupted, which takes the scene away (needs control permission)", options: [
+        .option("name", "N", "the client scene's name, the prefix of its recognizers' names (default: the\nfile's \"name\", else the file's name without its extension)"),
+        socketOption,
+    ]) { a in
+        try a.expect(1, "one scene file")
+        let file = a.positional[0]
+        var parser = JSONParser(try Files.readText(file))
+        let json: JSON
+        do { json = try parser.parse() } catch let e as JSONSyntaxError {
+            throw ServerError("\(file):\(e.line): column \(e.column): \(e.message)")
+        }
+        guard let members = json.objectValue else { throw ServerError("\(file): must be an object with \"views\"") }
+        // The daemon's own scene chooses the window and the devices; a client scene brings views only.
+        for (k, _) in members where k != "views" && k != "name" {
+            throw ServerError("\(file): \"\(k)\": a client scene has only \"views\" (and a \"name\"); the daemon's scene file chooses the window and the devices: remove \"\(k)\"")
+        }
+        guard let views = json["views"], views.arrayValue != nil else { throw ServerError("\(file): missing \"views\": [...]") }
+        var name = a["name"] ?? json["name"]?.stringValue ?? Files.baseName(file)
+        if a["name"] == nil, json["name"] == nil, let dot = name.lastIndex(of: ".") { name = String(name[..<dot]) }
+        var w = JSONWriter(capacity: 4096)
+        w.beginObject(); w.key("scene"); w.beginObject()
+        w.key("name"); w.string(name)
+        w.key("views"); w.value(views)
+        w.endObject(); w.endObject()
+        let client = try SocketClient(path: try socketPath(a))
+        try client.send("{\"subscribe\":[\"gestures\"]}")
+        try client.send(String(decoding: w.bytes, as: UTF8.self))
+        switch answer(client) {
+        case .ok: break
+        case .refused(let message):
+            // The daemon names the place inside the command ("scene.views[0].frame"); here it is the file's.
+            let place = message.hasPrefix("scene.") ? "\(file): " + message.dropFirst("scene.".count) : "\(file): \(message)"
+            FileHandleStandardError.write("touchbridgectl scene push: the daemon refused the scene: \(place)\n")
+            return 1
+        case .closed:
+            FileHandleStandardError.write("touchbridgectl scene push: the daemon closed the connection before answering\n")
+            return 1
+        }
+        FileHandleStandardError.write("touchbridgectl scene push: scene \"\(name)\" is on; its gestures follow (Ctrl-C takes it away)\n")
+        let prefix = Array((name + "/").utf8)
+        let marker = Array("\"recognizer\":\"".utf8)
+        var out = StandardOutput()
+        while let line = client.readLine() {
+            // Gesture lines of this scene's recognizers only: "recognizer":"NAME/…".
+            guard let at = line.firstRange(of: marker), line[at.upperBound...].starts(with: prefix) else { continue }
+            out.line(line)
+            out.flush()
+        }
+        FileHandleStandardError.write("touchbridgectl scene push: the daemon closed the connection; the scene is gone\n")
+        return 1
+    }
+}
+
+/// "1 view", "2 views".
+func count(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
+    "\(n) \(n == 1 ? singular : plural ?? singular + "s")"
+}

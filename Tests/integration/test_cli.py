@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""touchbridgectl and touchbridged as a user meets them: --help on every command, did-you-mean,
+messages that escape what files contain, how replays choose and number devices, and the options
+that --help, the man pages and the README's tables list."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import *  # noqa: E402,F401,F403
+
+NTRIG_DRAG = os.path.join(FIXTURES, "evemu-devices__ntrig-protocolA-ts__1fg-drag-diagonal.events")
+NTRIG_DESC = os.path.join(FIXTURES, "evemu-devices__ntrig-protocolA-ts__DEVICE.desc")
+
+
+def run(*args, env=None, timeout=30):
+    full = dict(os.environ)
+    full.update(env or {})
+    return subprocess.run(list(args), capture_output=True, text=True, timeout=timeout, env=full)
+
+
+def ctl_commands():
+    """The commands the overview lists ("listen", "scene check", …)."""
+    out = run(CTL, "--help").stdout
+    names = []
+    for line in out.splitlines():
+        m = re.match(r"^  ([a-z][a-z-]*(?: [a-z]+)?)(?: |$)", line)
+        if m and not line.startswith("  --"):
+            words = m.group(1).split()
+            # A second word is a subcommand only if it is not an operand (operands are upper case).
+            names.append(" ".join(words))
+    return names
+
+
+def help_options(text):
+    """The options a --help text lists, --help itself left out."""
+    section = text.split("\noptions:\n", 1)[1] if "\noptions:\n" in text else ""
+    return {m for m in re.findall(r"^  --([a-z][a-z-]*)", section, re.M)} - {"help"}
+
+
+class HelpTests(unittest.TestCase):
+    def test_every_command_and_subcommand_takes_help(self):
+        commands = ctl_commands()
+        for expected in ("listen", "replay", "scene check", "scene push", "scene default", "set rotation", "bind"):
+            self.assertIn(expected, commands)
+        for name in commands:
+            out = run(CTL, *name.split(), "--help")
+            self.assertEqual(out.returncode, 0, (name, out.stderr))
+            self.assertTrue(out.stdout.startswith("usage: touchbridgectl " + name), (name, out.stdout))
+            self.assertEqual(out.stderr, "", name)
+        # scene check --help is help, not a file named --help.
+        self.assertNotIn("cannot read", run(CTL, "scene", "check", "--help").stdout)
+        groups = run(CTL, "scene", "--help")
+        self.assertEqual(groups.returncode, 0)
+        self.assertIn("touchbridgectl scene check", groups.stdout)
+        out = run(DAEMON, "--help")
+        self.assertEqual(out.returncode, 0)
+        self.assertTrue(out.stdout.startswith("usage: touchbridged"))
+
+    def test_unknown_commands_and_options_say_what_was_meant(self):
+        out = run(CTL, "lisen")
+        self.assertEqual(out.returncode, 2)
+        self.assertIn('did you mean "listen"?', out.stderr)
+        out = run(CTL, "scene", "chek", "x.json")
+        self.assertEqual(out.returncode, 2)
+        self.assertIn('did you mean "scene check"?', out.stderr)
+        out = run(DAEMON, "-v")
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("did you mean --verbose?", out.stderr)
+        out = run(CTL, "replay", "--touch", TAPS)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("did you mean --touches?", out.stderr)
+
+    def test_help_the_man_pages_and_the_readme_list_the_same_options(self):
+        with open(os.path.join(ROOT, "README.md")) as f:
+            readme = f.read()
+        with open(os.path.join(ROOT, "docs", "man", "touchbridgectl.1")) as f:
+            man_ctl = f.read()
+        with open(os.path.join(ROOT, "docs", "man", "touchbridged.8")) as f:
+            man_daemon = f.read()
+
+        def readme_rows(command):
+            """The options in the first cell of the README rows of the command (`| \\`listen …\\` |`)."""
+            found = set()
+            for cell in re.findall(r"^\| `([^`]*)`", readme, re.M):
+                words = cell.split()
+                if " ".join(words[:len(command.split())]) == command:
+                    found |= set(re.findall(r"--([a-z][a-z-]*)", cell))
+            return found
+
+        def man_entries(command):
+            """The options in the man page's .B headers of the command."""
+            found = set()
+            for header in re.findall(r"^\.B (.*)$", man_ctl, re.M):
+                plain = header.replace("\\-", "-").replace("\\fB", "").replace("\\fR", "").replace("\\fI", "")
+                words = plain.split()
+                if " ".join(words[:len(command.split())]) == command:
+                    found |= set(re.findall(r"--([a-z][a-z-]*)", plain))
+            return found
+
+        for name in ctl_commands():
+            declared = help_options(run(CTL, *name.split(), "--help").stdout)
+            self.assertEqual(readme_rows(name), declared, "README table, " + name)
+            self.assertEqual(man_entries(name), declared, "touchbridgectl(1), " + name)
+        declared = help_options(run(DAEMON, "--help").stdout)
+        daemon_table = readme.split("### touchbridged", 1)[1].split("\n\n", 2)[1]
+        self.assertEqual(set(re.findall(r"^\| `--([a-z][a-z-]*)", daemon_table, re.M)), declared, "README, touchbridged")
+        man_options = re.findall(r"^\.BI? \\-\\-([a-z\\-]+)", man_daemon, re.M)
+        self.assertEqual({o.replace("\\-", "-") for o in man_options} - {"help"}, declared, "touchbridged(8)")
+
+
+class MessageTests(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def test_what_a_file_contains_reaches_the_terminal_escaped(self):
+        hostile = os.path.join(self.tmp, "hostile.evemu")
+        with open(hostile, "wb") as f:
+            f.write(b"\x1b]0;owned\x07\x1b[31mred\x1b[0m\n")
+        out = subprocess.run([CTL, "replay", hostile], capture_output=True, timeout=30)
+        self.assertEqual(out.returncode, 1)
+        self.assertNotIn(b"\x1b", out.stderr)
+        self.assertNotIn(b"\x07", out.stderr)
+        self.assertIn(b"\\x1b]0;owned\\x07\\x1b[31mred", out.stderr)
+        binary = os.path.join(self.tmp, "binary.evemu")
+        with open(binary, "wb") as f:
+            f.write(bytes(range(256)) * 4)
+        out = subprocess.run([CTL, "replay", binary], capture_output=True, timeout=30)
+        self.assertEqual(out.returncode, 1)
+        self.assertNotIn(b"\x00", out.stderr)
+        self.assertTrue(all(b >= 0x20 or b in (0x0a, 0x09) for b in out.stderr), out.stderr)
+        # The daemon's log, too.
+        out = subprocess.run([DAEMON, "--no-devices", "--socket", os.path.join(self.tmp, "s"), "--replay", hostile],
+                             capture_output=True, timeout=30)
+        self.assertEqual(out.returncode, 1)
+        self.assertNotIn(b"\x1b", out.stderr)
+
+    def test_verbose_says_why_a_recognizer_failed(self):
+        out = run(CTL, "replay", "--verbose", TAPS)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertRegex(out.stderr, r"ScreenEdgePanGestureRecognizer\(edge\w+\): possible → touchesBegan → failed: began [\d.]+ pt from the nearest edge")
+        self.assertIn("→ failed: lifted before 0.5 s", out.stderr)
+
+    def test_words(self):
+        scene = os.path.join(self.tmp, "one.json")
+        with open(scene, "w") as f:
+            json.dump({"window": {"width": 100, "height": 100}, "devices": [{"name": "*"}],
+                       "views": [{"name": "v", "frame": [0, 0, 100, 100],
+                                  "recognizers": [{"type": "tap", "name": "t"}]}]}, f)
+        out = run(CTL, "scene", "check", scene)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("1 view, 1 recognizer, 1 device entry", out.stdout)
+
+    def test_scene_push_refuses_a_window_as_it_refuses_devices(self):
+        for key, value in (("window", {"width": 10, "height": 10}), ("devices", [])):
+            scene = os.path.join(self.tmp, key + ".json")
+            with open(scene, "w") as f:
+                json.dump({key: value, "views": []}, f)
+            out = run(CTL, "scene", "push", scene, "--socket", os.path.join(self.tmp, "none"))
+            self.assertEqual(out.returncode, 1)
+            self.assertIn('"{}": a client scene has only "views"'.format(key), out.stderr)
+
+
+class ReplayChoiceTests(unittest.TestCase):
+    """The daemon's --replay and touchbridgectl replay choose devices alike, and number them alike."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def scene(self, devices, passthrough=False):
+        path = os.path.join(self.tmp, "scene.json")
+        with open(path, "w") as f:
+            json.dump({"window": {"width": 800, "height": 480}, "devices": devices,
+                       "views": [{"name": "s", "frame": [0, 0, 800, 480],
+                                  "recognizers": [{"type": "tap", "name": "tap"}]}]}, f)
+        return path
+
+    def test_a_recording_the_scene_does_not_select_is_refused_by_both(self):
+        scene = self.scene([{"name": "N-Trig*"}])
+        out = run(CTL, "replay", "--scene", scene, TAPS)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn('selects "Atmel maXTouch Touchscreen"', out.stderr)
+        sock = os.path.join(self.tmp, "tb.sock")
+        out = run(DAEMON, "--no-devices", "--socket", sock, "--scene", scene, "--replay", TAPS)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn('selects "Atmel maXTouch Touchscreen"', out.stderr)
+        self.assertNotIn("listening on", out.stderr)
+        self.assertFalse(os.path.exists(sock))
+        # The N-Trig recording is selected by both.
+        out = run(CTL, "replay", "--scene", scene, "--desc", NTRIG_DESC, NTRIG_DRAG)
+        self.assertEqual(out.returncode, 0, out.stderr)
+
+    def test_arguments_are_checked_before_the_daemon_listens(self):
+        sock = os.path.join(self.tmp, "tb.sock")
+        out = run(DAEMON, "--no-devices", "--socket", sock, "--replay", "/nonexistent.evemu")
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("/nonexistent.evemu", out.stderr)
+        self.assertNotIn("listening on", out.stderr)
+
+    def test_a_replaying_daemon_does_not_suggest_replaying(self):
+        d = Daemon("--replay", TAPS, "--replay-delay", "5")
+        try:
+            self.assertTrue(d.wait_for_log("listening on"))
+            self.assertNotIn("--replay FILE", d.text())
+        finally:
+            d.stop()
+
+    def test_each_recording_of_a_replay_is_a_device_of_its_own(self):
+        out = run(CTL, "replay", "--touches", TAPS, SCROLL)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        lines = [json.loads(l) for l in out.stdout.splitlines()]
+        devices = [l["device"] for l in lines]
+        self.assertEqual(sorted(set(devices)), [0, 1])
+        self.assertEqual(devices, sorted(devices))            # TAPS's lines first, all device 0
+
+    def test_a_mirror_of_a_device_the_scene_does_not_pass_through_is_said(self):
+        out_path = os.path.join(self.tmp, "mirror.evemu")
+        out = run(CTL, "replay", "--mirror", out_path, "--scene", self.scene([{"name": "Atmel*"}]), TAPS)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("warning: the scene does not pass \"Atmel maXTouch Touchscreen\" through", out.stderr)
+        out = run(CTL, "replay", "--mirror", out_path, "--scene", self.scene([{"name": "Atmel*", "passthrough": True}]), TAPS)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertNotIn("warning", out.stderr)
+        out = run(CTL, "replay", "--mirror", out_path, TAPS)            # the built-in pass-through scene
+        self.assertNotIn("warning", out.stderr)
+
+
+class SocketPathTests(unittest.TestCase):
+    def test_touchbridge_socket_is_honoured_by_the_daemon_and_touchbridgectl(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp, True)
+        path = os.path.join(tmp, "env.sock")
+        env = dict(os.environ, TOUCHBRIDGE_SOCKET=path)
+        proc = subprocess.Popen([DAEMON, "--no-devices"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(proc.wait, 10)
+        self.addCleanup(proc.terminate)
+        end = time.time() + 10
+        while not os.path.exists(path) and time.time() < end:
+            time.sleep(0.02)
+        self.assertTrue(os.path.exists(path))
+        out = run(CTL, "disable", "tap", env={"TOUCHBRIDGE_SOCKET": path})
+        self.assertEqual(out.returncode, 0, out.stderr)
+        out = run(CTL, "disable", "tap", env={"TOUCHBRIDGE_SOCKET": os.path.join(tmp, "other.sock")})
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("other.sock", out.stderr)
+
+
+if __name__ == "__main__":
+    from run import main
+    main(["test_cli"])
