@@ -482,6 +482,23 @@ class LiveControlTests(unittest.TestCase):
             d.stop()
             shutil.rmtree(tmp, ignore_errors=True)
 
+    def test_a_recognizers_subscriber_that_comes_mid_gesture_gets_every_state_first(self):
+        hold = os.path.join(FIXTURES, "evemu-devices__atmel-maxtouch-ts__2fg-press-hold-release.evemu")
+        d = Daemon("--no-devices", "--replay", hold, "--replay-delay", "0.3")
+        self.addCleanup(d.stop)
+        first = Client(d.socket, ["touches"])
+        first.until(lambda l: l["event"] == "touch" and l["phase"] == "moved")
+        late = Client(d.socket, ["recognizers", "devices"])
+        lines = late.until(lambda l: l["event"] == "device" and l["action"] == "removed", timeout=30)
+        current = {l["recognizer"]: l["to"] for l in lines if l["event"] == "recognizer" and l["cause"] == "subscribed"}
+        self.assertEqual(len(current), 15)
+        self.assertIn("failed", current.values())          # the edge pans failed as the fingers landed mid-screen
+        # Every later transition starts from the state the subscriber was told.
+        for l in lines:
+            if l["event"] == "recognizer" and l["cause"] != "subscribed":
+                self.assertEqual(l["from"], current[l["recognizer"]], l)
+                current[l["recognizer"]] = l["to"]
+
     def test_recognizer_lines_show_every_transition_consistent_with_the_gesture_lines(self):
         verbose = subprocess.run([CTL, "replay", "--verbose", SCROLL], capture_output=True, text=True, check=True)
         logged = [l for l in verbose.stderr.splitlines() if "GestureRecognizer(" in l and " → " in l]
@@ -616,8 +633,31 @@ class VisualizerTests(unittest.TestCase):
                                        S.t = lifts[0].time + 0.01; S.follow = false; S.dirty = true; draw(); })()""")
                 self.assertEqual(p.evaluate("document.querySelector('.lane[data-recognizer=tap] .reason').textContent"),
                                  "waits for doubleTap to fail")
+                # Reasons are shown whole: no lane's "now" column is cut.
+                p.evaluate("S.t = M.t1; S.dirty = true; draw()")
+                self.assertEqual(p.evaluate("[...document.querySelectorAll('.lane .now')].filter(e => e.scrollWidth > e.clientWidth + 1).length"), 0)
+                self.assertRegex(p.evaluate("document.querySelector('.lane[data-recognizer=edgeLeft] .reason').textContent"),
+                                 r"^failed: began [\d.]+ pt from the nearest edge \(within 24 pt of left\)$")
+
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+
+    def test_a_report_says_each_state_once(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp, True)
+        report = os.path.join(tmp, "scroll.html")
+        out = subprocess.run([CTL, "replay", "--html", report, SCROLL], capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        with headless.Browser() as b:
+            p = b.open("file://" + report)
+            self.assertTrue(p.wait_for("document.body.dataset.lines > 0"))
+            # In the middle of the pan: the lane says "changed" once, then the pan's values.
+            p.evaluate("""(() => { const g = M.lanes.get('pan').gestures.filter(g => g.state == 'changed');
+                                   S.t = g[Math.floor(g.length / 2)].time; S.follow = false; S.dirty = true; draw(); })()""")
+            state = p.evaluate("document.querySelector('.lane[data-recognizer=pan] .state').textContent")
+            value = p.evaluate("document.querySelector('.lane[data-recognizer=pan] .value').textContent")
+            self.assertEqual(state, "changed")
+            self.assertTrue(value.startswith("translation "), value)
 
     def test_a_report_of_twenty_seconds_of_ten_fingers_stays_under_5_MB(self):
         tmp = tempfile.mkdtemp()
@@ -770,6 +810,30 @@ class CommandLineTests(unittest.TestCase):
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
+    def test_bind_logs_the_names_the_served_scene_lacks(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp, True)
+        bindings = os.path.join(tmp, "bind.json")
+        with open(bindings, "w") as f:
+            json.dump({"dubleTap": ["true"], "tap": ["true"]}, f)
+        d = Daemon("--no-devices")
+        self.addCleanup(d.stop)
+        log = open(os.path.join(tmp, "bind.log"), "w+")
+        agent = subprocess.Popen([CTL, "bind", bindings, "--socket", d.socket], stdout=log, stderr=subprocess.STDOUT)
+        try:
+            said = ""
+            end = time.time() + 10
+            while "dubleTap" not in said and time.time() < end:
+                time.sleep(0.05)
+                log.seek(0)
+                said = log.read()
+            self.assertIn('"dubleTap": the daemon\'s scene has no recognizer of that name (did you mean "doubleTap"?)', said)
+            self.assertNotIn('"tap":', said)
+        finally:
+            agent.terminate()
+            agent.wait(10)
+            log.close()
+
     def test_listen_exits_with_a_failure_when_the_daemon_goes_away(self):
         d = Daemon("--no-devices")
         try:
@@ -857,8 +921,9 @@ class CommandLineTests(unittest.TestCase):
                 if line is None:
                     break
                 seen.append(line)
-            added = [l["node"] for l in seen if l["event"] == "device" and l["action"] == "added"]
-            self.assertEqual(added, ["replay:" + TWO_FINGER_TAP, "replay:" + TAPS, "replay:" + TWO_FINGER_TAP])
+            added = [(l["device"], l["node"]) for l in seen if l["event"] == "device" and l["action"] == "added"]
+            # Each recording is one device, with the same index on every pass of the loop.
+            self.assertEqual(added, [(0, "replay:" + TWO_FINGER_TAP), (1, "replay:" + TAPS), (0, "replay:" + TWO_FINGER_TAP)])
             gestures = [(l["device"], l["recognizer"]) for l in seen if l["event"] == "gesture"]
             self.assertEqual(gestures[0], (0, "twoFingerTap"))
             self.assertEqual(len([g for g in gestures if g[0] == 1]), 5)
@@ -914,6 +979,37 @@ class CommandLineTests(unittest.TestCase):
             self.assertIn("views[0].name: must not be empty", out.stderr)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+
+    def test_a_looped_replay_turned_and_turned_back_gives_the_window_and_the_gestures_back(self):
+        plain = offline(TWO_FINGER_TAP)[0]
+        d = Daemon("--no-devices", "--replay", TWO_FINGER_TAP, "--replay-loop", "--replay-delay", "0.3")
+        try:
+            c = Client(d.socket, ["gestures", "devices", "scene"])
+
+            def window():
+                w = c.until(lambda l: l["event"] == "scene")[-1]["scene"]["window"]
+                return (w["width"], w["height"])
+            self.assertEqual(window(), (1280, 800))
+            c.until(lambda l: l["event"] == "device" and l["action"] == "removed")
+            self.assertEqual(ctl("set", "rotation", "90", "--socket", d.socket).returncode, 0)
+            self.assertEqual(window(), (800, 1280))
+            # Passes later (each the same device 0), turned back: the window and the taps are as at first.
+            again = c.until(lambda l: l["event"] == "device" and l["action"] == "added")[-1]
+            self.assertEqual(again["device"], 0)
+            c.until(lambda l: l["event"] == "device" and l["action"] == "removed")
+            self.assertEqual(ctl("set", "rotation", "0", "--socket", d.socket).returncode, 0)
+            self.assertEqual(window(), (1280, 800))
+            tap = c.until(lambda l: l["event"] == "gesture")[-1]
+            self.assertEqual(tap["device"], 0)
+            self.assertAlmostEqual(tap["x"], plain["x"], delta=0.5)
+            self.assertAlmostEqual(tap["y"], plain["y"], delta=0.5)
+            self.assertEqual(ctl("set", "rotation", "0", "--device", "Wacom*", "--socket", d.socket).returncode, 0)
+            refused = ctl("set", "rotation", "90", "--device", "Atmel*", "--socket", d.socket)
+            self.assertEqual(refused.returncode, 1)
+            self.assertIn('no device\'s name or node matches "Atmel*"', refused.stderr)
+            self.assertIn('0 "Wacom ISDv4 E6 Finger"', refused.stderr)
+        finally:
+            d.stop()
 
     def test_rotation_for_every_device_turns_the_built_in_window(self):
         out = subprocess.run([DAEMON, "--rotation", "45"], capture_output=True, text=True)
