@@ -12,35 +12,34 @@
 SWIFT      ?= swift
 PREFIX     ?= /usr/local
 DESTDIR    ?=
-# Debian packages the build and the tests need (C libraries found through pkg-config, the
-# command-line tools the integration tests drive).
-DEPS       := pkg-config libevdev-dev libudev-dev socat python3 systemd chromium
+# Debian packages: what the build needs (C libraries found through pkg-config), and what the tests
+# add (the command-line tools and the browser the integration tests drive). scripts/deps.sh installs
+# the missing ones; each target asks only for what it uses, so `make run` on a device installs no
+# test tools.
+BUILD_DEPS := pkg-config libevdev-dev libudev-dev
+TEST_DEPS  := python3 socat systemd chromium
+DEPS       := $(BUILD_DEPS) $(TEST_DEPS)
 SWIFTFLAGS := -Xswiftc -warnings-as-errors
 
-.PHONY: all deps build release test test-sanitize fuzz soak run demo bench lab install uninstall check-units deb test-deb clean
+.PHONY: all deps build-deps build release test test-sanitize fuzz soak run demo bench lab install uninstall check-units deb test-deb clean
 
 all: build
 
-# Installs the Debian packages that are missing (as root), or says which to install.
+# Installs what the build and the tests need (deps), or what the build alone needs (build-deps).
 deps:
-	@missing=""; for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
-	  else \
-	    echo "missing Debian packages:$$missing — run: sudo apt-get install$$missing" >&2; exit 1; \
-	  fi; \
-	fi
+	@scripts/deps.sh $(DEPS)
 
-build: deps
+build-deps:
+	@scripts/deps.sh $(BUILD_DEPS)
+
+build: build-deps
 	$(SWIFT) build $(SWIFTFLAGS)
 
 # Release binaries link the Swift runtime statically: they run on a device without a Swift
 # toolchain, start faster, and call the runtime directly (BENCHMARKS.md).
 RELEASEFLAGS := -c release --static-swift-stdlib
 
-release: deps
+release: build-deps
 	$(SWIFT) build $(RELEASEFLAGS)
 
 # Unit tests (Swift Testing), then the daemon's integration tests (real binaries, real socket, signals).
@@ -55,6 +54,7 @@ run: release
 
 # Gestures from bundled real recordings, served by the daemon and read by examples/listen.py.
 demo: release
+	@scripts/deps.sh python3
 	BIN=.build/release scripts/demo.sh
 
 # Benchmarks (release): figures and how to reproduce them are in BENCHMARKS.md.
@@ -62,7 +62,8 @@ bench: release
 	bench/bench.sh
 
 # The hardware lab: Debian's kernel under qemu with uinput, udev and libinput (README "Hardware lab").
-lab: deps
+lab: build-deps
+	@scripts/deps.sh python3
 	lab/run.sh
 
 # The Swift tests, then the integration tests, with every module built with AddressSanitizer (swiftc
@@ -77,12 +78,13 @@ test-sanitize: deps
 
 # libFuzzer with AddressSanitizer on the scene parser, client lines, the recording formats and the
 # frame pipeline: scripts/fuzz.sh (FUZZ_SECONDS, FUZZ_TARGETS, FUZZ_RUNS).
-fuzz: deps
+fuzz: build-deps
 	scripts/fuzz.sh
 
 # A minute of a random ten-finger stream as fast as the daemon takes it, with 50 clients that connect,
 # subscribe, read slowly or not at all and go away (Tests/soak/soak.py).
 soak: release
+	@scripts/deps.sh python3
 	TB_BIN=.build/release python3 Tests/soak/soak.py
 
 # systemd-analyze on the units (exposure must stay at most 2.0).
@@ -102,17 +104,20 @@ install: release
 	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' udev/70-touchbridge.rules > $(DESTDIR)/etc/udev/rules.d/70-touchbridge.rules
 	install -m 0644 systemd/touchbridge.sysusers $(DESTDIR)/etc/sysusers.d/touchbridge.conf
 	install -m 0644 systemd/touchbridge-modules.conf $(DESTDIR)/etc/modules-load.d/touchbridge.conf
+	install -d $(DESTDIR)$(PREFIX)/share/doc/touchbridge/examples
+	install -m 0644 examples/* $(DESTDIR)$(PREFIX)/share/doc/touchbridge/examples/
 	@if [ -e $(DESTDIR)/etc/touchbridge/scene.json ]; then \
 	  echo "keeping the existing $(DESTDIR)/etc/touchbridge/scene.json"; \
 	else install -D -m 0644 scenes/default.json $(DESTDIR)/etc/touchbridge/scene.json; fi
 	@echo "installed. To start: systemd-sysusers && modprobe uinput && udevadm control --reload && systemctl daemon-reload && systemctl enable --now touchbridged.socket"
 
-# The Debian package (README "Install from the package"): scripts/deb.sh stages the tree and runs
-# dpkg-deb; test-deb builds it, runs lintian, installs, uses, removes and purges it (scripts/test-deb.sh).
+# The Debian package (README "Install from the package"): scripts/deb.sh stages the tree, runs dpkg-deb
+# and lintian (an error fails it); test-deb builds it, installs, uses, removes and purges it
+# (scripts/test-deb.sh).
 DEBDEPS := dpkg-dev lintian binutils
 
 deb: release
-	@$(MAKE) --no-print-directory deps DEPS="$(DEBDEPS)"
+	@scripts/deps.sh $(DEBDEPS)
 	scripts/deb.sh
 
 test-deb: deb
@@ -124,6 +129,7 @@ uninstall:
 	rm -f $(DESTDIR)/etc/systemd/user/touchbridge-bind.service
 	rm -f $(DESTDIR)/etc/udev/rules.d/70-touchbridge.rules $(DESTDIR)/etc/sysusers.d/touchbridge.conf
 	rm -f $(DESTDIR)/etc/modules-load.d/touchbridge.conf
+	rm -rf $(DESTDIR)$(PREFIX)/share/doc/touchbridge
 	@echo "left /etc/touchbridge/ (your scene) and the groups touchbridge and uinput in place; remove them by hand if you want"
 
 clean:

@@ -25,6 +25,10 @@ show() {
 show Tests/Fixtures/evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu 5 "nine fast taps on an Atmel maXTouch panel"
 show Tests/Fixtures/evemu-devices__wacom-isdv4-e6-finger-ts__2fg-tap.events 1 "a two-finger tap on a Wacom ISDv4 tablet PC"
 show Tests/Fixtures/evemu-devices__ep0430m09-ts__2fg-scroll-down.evemu 3 "two-finger scroll on an EP0430M09 panel (first lines)"
+# No recording we may ship makes these three with the built-in scene: synthetic ones (Tests/Fixtures/NOTICE).
+show Tests/Fixtures/synthetic__panel__2fg-pinch-out.evemu 3 "a pinch, two fingers spreading (synthetic; first lines)"
+show Tests/Fixtures/synthetic__panel__2fg-rotate-clockwise.evemu 3 "a rotation, two fingers turning (synthetic; first lines)"
+show Tests/Fixtures/synthetic__panel__3fg-swipe-left.evemu 1 "a three-finger swipe to the left (synthetic)"
 echo
 echo "Replay any recording offline: .build/release/touchbridgectl replay --touches FILE"
 # A report to look at: the views, the fingers and every recognizer's decisions, in one HTML file.

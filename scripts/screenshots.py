@@ -38,8 +38,7 @@ def main():
         time.sleep(0.5)
         p.screenshot(os.path.join(DOCS, "visualizer-report-double-tap.png"))
         # A pinch, shown in the middle, fingers down.
-        pinch = os.path.join(tmp, "pinch.evemu")
-        tbsupport.evemu_frames(pinch, tbsupport.pinch_frames())
+        pinch = os.path.join(ROOT, "Tests", "Fixtures", "synthetic__panel__2fg-pinch-out.evemu")
         path = os.path.join(tmp, "pinch.html")
         report(pinch, path)
         p = b.open("file://" + path)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make test-deb: the package as a user gets it. Built (make deb), checked by lintian (no error; the
+# make test-deb: the package as a user gets it. Built (make deb, which runs lintian: no error; the
 # warnings accepted are in the README's packaging note), installed with dpkg on this machine, used
 # (touchbridged --version, touchbridgectl replay of a bundled recording), its units verified, removed
 # (the scene, a conffile, stays) and purged (nothing of ours left in /usr or /etc).
@@ -12,11 +12,6 @@ version=$(.build/release/touchbridged --version | awk '{print $2}')
 fail() { echo "test-deb: FAIL: $*" >&2; exit 1; }
 step() { echo "test-deb: $*"; }
 
-step "lintian $deb"
-report=$(lintian --fail-on error "$deb" 2>&1) || fail "lintian found errors:
-$report"
-printf '%s\n' "$report" | grep -v "running with root privileges" || true
-
 if dpkg -s touchbridge >/dev/null 2>&1; then dpkg -P touchbridge >/dev/null; fi
 step "dpkg -i"
 dpkg -i "$deb" >/dev/null || fail "dpkg -i"
@@ -26,6 +21,7 @@ gestures=$(/usr/bin/touchbridgectl replay Tests/Fixtures/evemu-devices__atmel-ma
 [ "$gestures" = 5 ] || fail "the installed touchbridgectl replay gave $gestures gestures, not 5"
 /usr/bin/touchbridgectl scene check /etc/touchbridge/scene.json >/dev/null || fail "the installed scene does not check"
 man -w touchbridged >/dev/null 2>&1 || [ -e /usr/share/man/man8/touchbridged.8.gz ] || fail "no touchbridged(8)"
+[ -e /usr/share/doc/touchbridge/examples/bindings.json ] || fail "no examples in /usr/share/doc/touchbridge/examples"
 getent group touchbridge >/dev/null || fail "no group touchbridge after installation"
 getent group uinput >/dev/null || fail "no group uinput after installation"
 [ -L /etc/systemd/system/sockets.target.wants/touchbridged.socket ] || fail "the socket unit is not enabled"

@@ -9,6 +9,8 @@ import TouchInput
 
 func now() -> UInt64 { MonotonicClock.nanoseconds() }
 
+func format2(_ v: Double) -> String { String((v * 100).rounded() / 100) }
+
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
     guard !sorted.isEmpty else { return 0 }
     return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
@@ -31,7 +33,7 @@ func say(_ s: String) {
 let args = CommandLine.arguments
 let quick = args.contains("--quick")
 let root = args.first { $0.hasPrefix("--root=") }.map { String($0.dropFirst(7)) } ?? "."
-/// `--only=pipeline|touch-lines|passthrough|scale|fixtures|hit-test|memory` runs one section (for a profiler); `--pipeline-only` is
+/// `--only=pipeline|touch-lines|passthrough|scale|fixtures|hit-test|scene-load|memory` runs one section (for a profiler); `--pipeline-only` is
 /// `--only=pipeline`.
 let only: String? = args.contains("--pipeline-only") ? "pipeline"
     : args.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst(7)) }
@@ -467,6 +469,35 @@ let hitMedian = percentile(hitTimes, 0.5)
 if runs("hit-test") { say("hit-test: \(count) views, median \(Int(hitMedian)) ns, p99 \(Int(percentile(hitTimes, 0.99))) ns (\(hits) hits)") }
 if only == "hit-test" { exit(0) }
 
+// MARK: 3b. Loading a scene file: flat views, each with a tap (a kiosk's generated layout)
+
+/// The time to parse and build a scene of `n` flat views, each with one tap recognizer (the best of
+/// three), in milliseconds. Loading is linear: names are checked in a table, not against every other.
+func sceneLoadMillis(_ n: Int) -> Double {
+    var text = "{\"window\": {\"width\": 1000, \"height\": 1000}, \"views\": ["
+    for i in 0..<n {
+        if i > 0 { text += "," }
+        text += "{\"name\": \"v\(i)\", \"frame\": [\((i % 100) * 10), \((i / 100) % 100 * 10), 10, 10], "
+            + "\"recognizers\": [{\"type\": \"tap\", \"name\": \"t\(i)\"}]}"
+    }
+    text += "]}"
+    var best = Double.infinity
+    for _ in 0..<3 {
+        let t0 = now()
+        guard let scene = try? Scene.parse(text, file: "bench") else { fatalError("bench: the generated scene does not parse") }
+        best = min(best, Double(now() - t0) / 1e6)
+        precondition(scene.recognizers.count == n)
+    }
+    return best
+}
+var sceneLoad: [(Int, Double)] = []
+if runs("scene-load") {
+    for n in quick ? [1_000, 10_000] : [10_000, 50_000, 100_000] { sceneLoad.append((n, sceneLoadMillis(n))) }
+    say("scene load: " + sceneLoad.map { "\($0.0) views \(Int($0.1.rounded())) ms" }.joined(separator: ", ")
+        + " (\(format2(sceneLoad.last!.1 / sceneLoad.first!.1)) times the time for \(sceneLoad.last!.0 / sceneLoad.first!.0) times the views)")
+}
+if only == "scene-load" { exit(0) }
+
 // MARK: 4. Memory: after startup, and after ten million frames
 
 let frameTarget = quick ? 200_000 : 10_000_000
@@ -487,7 +518,6 @@ while done < frameTarget {
 let rssAfter = rssMiB()
 say("memory: resident \(String(format2(rssStart))) MiB after start-up, \(String(format2(rssBefore))) MiB after the sections above, \(String(format2(rssAfter))) MiB after \(done) frames (\(Int(Double(now() - longStart) / 1e9)) s)")
 
-func format2(_ v: Double) -> String { String((v * 100).rounded() / 100) }
 
 var w = JSONWriter()
 w.beginObject()
@@ -504,6 +534,11 @@ if scale.count == 3 {
     w.key("scale_ratio_700_70"); w.number((scale[2].1 / scale[0].1 * 100).rounded() / 100)
 }
 w.key("hit_test_ns_median_10k_views"); w.number(hitMedian.rounded())
+if !sceneLoad.isEmpty {
+    w.key("scene_load_ms"); w.beginObject()
+    for (n, ms) in sceneLoad { w.key(string: String(n)); w.number((ms * 10).rounded() / 10) }
+    w.endObject()
+}
 w.key("rss_mib_start"); w.number((rssBefore * 100).rounded() / 100)
 w.key("rss_mib_after_startup_only"); w.number((rssStart * 100).rounded() / 100)
 w.key("rss_mib_after"); w.number((rssAfter * 100).rounded() / 100)

@@ -233,6 +233,52 @@ class ReplayChoiceTests(unittest.TestCase):
         self.assertNotIn("warning", out.stderr)
 
 
+class BundledRecordingTests(unittest.TestCase):
+    """What ships makes every kind of gesture of the built-in scene."""
+
+    def test_the_synthetic_recordings_are_what_their_script_writes_and_make_their_gestures(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp, True)
+        out = run(sys.executable, os.path.join(ROOT, "scripts", "synthetic_recordings.py"), tmp)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        expected = {"synthetic__panel__2fg-pinch-out.evemu": "pinch",
+                    "synthetic__panel__2fg-rotate-clockwise.evemu": "rotation",
+                    "synthetic__panel__3fg-swipe-left.evemu": "swipeLeft"}
+        self.assertEqual(sorted(out.stdout.split()), sorted(expected))
+        for name, recognizer in expected.items():
+            with open(os.path.join(tmp, name), "rb") as a, open(os.path.join(FIXTURES, name), "rb") as b:
+                self.assertEqual(a.read(), b.read(), name + " differs from what scripts/synthetic_recordings.py writes")
+            lines = offline(os.path.join(FIXTURES, name))
+            self.assertIn(recognizer, {l["recognizer"] for l in lines}, name)
+
+    def test_the_demo_plays_a_pinch_a_rotation_and_a_swipe(self):
+        with open(os.path.join(ROOT, "scripts", "demo.sh")) as f:
+            demo = f.read()
+        for name in ("2fg-pinch-out", "2fg-rotate-clockwise", "3fg-swipe-left"):
+            self.assertIn(name, demo)
+
+
+class MakefileTests(unittest.TestCase):
+    def test_make_run_installs_what_the_daemon_needs_and_no_test_tool(self):
+        out = subprocess.run(["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True, timeout=30)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        installs = [l for l in out.stdout.splitlines() if "deps.sh" in l]
+        self.assertTrue(installs, out.stdout)
+        for line in installs:
+            self.assertIn("libevdev-dev", line)
+            for tool in ("chromium", "socat", "systemd", "lintian"):
+                self.assertNotIn(tool, line)
+        # make test asks for the tests' tools too.
+        out = subprocess.run(["make", "-n", "test"], cwd=ROOT, capture_output=True, text=True, timeout=30)
+        self.assertIn("chromium", out.stdout)
+
+    def test_make_deb_runs_the_lintian_it_installs(self):
+        out = subprocess.run(["make", "-n", "-o", "release", "deb"], cwd=ROOT, capture_output=True, text=True, timeout=30)
+        self.assertIn("lintian", out.stdout)
+        with open(os.path.join(ROOT, "scripts", "deb.sh")) as f:
+            self.assertIn('lintian --fail-on error "$deb"', f.read())
+
+
 class SocketPathTests(unittest.TestCase):
     def test_touchbridge_socket_is_honoured_by_the_daemon_and_touchbridgectl(self):
         tmp = tempfile.mkdtemp()

@@ -124,6 +124,27 @@ def pinch_frames(hz=240.0, seconds=1.2):
             for i in range(n)]
 
 
+def rotation_frames(hz=240.0, seconds=1.2, turn=1.2):
+    """Two fingers 1200 units apart that turn `turn` radians clockwise about the panel's middle: a
+    rotation (the centroid stays put, so no pan begins first)."""
+    import math
+    n = int(hz * seconds)
+    frames = []
+    for i in range(n):
+        a = 0.3 + turn * i / n
+        dx, dy = 600 * math.cos(a), 600 * math.sin(a)
+        frames.append({0: (2048 - dx, 2048 - dy), 1: (2048 + dx, 2048 + dy)})
+    return frames
+
+
+def swipe_frames(hz=240.0, seconds=0.25, fingers=3, dx=-1800, dy=0):
+    """`fingers` fingers side by side that move (dx, dy) units in `seconds`: a quick swipe (left by
+    default)."""
+    n = int(hz * seconds)
+    return [{f: (2600 + dx * i / n + (f - 1) * 350 * (dy != 0), 2048 + dy * i / n + (f - 1) * 350 * (dy == 0))
+             for f in range(fingers)} for i in range(n)]
+
+
 def ten_finger_frames(hz=240.0, seconds=20.0):
     """Ten fingers drawing circles for `seconds`, each lifting and landing again every 2 s."""
     import math
