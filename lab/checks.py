@@ -1,12 +1,13 @@
 """The lab's functional checks: every bundled recording through a real uinput device, udev and the
 daemon, against libinput and the offline replay; then faults: a device removed mid-gesture, the
 `devices` command, SYN_DROPPED from a real buffer overflow, a device the daemon may not open, two
-touchscreens at once."""
+touchscreens at once; and what a pass-through mirror writes, read by libinput and by us alike."""
 import json
 import os
 import re
 import signal
 import subprocess
+import time
 
 from common import (FIX, Client, Daemon, Device, LibinputWatcher, compare_gestures, description_of,
                     device_index, offline, partial, report, wait_for_open)
@@ -278,3 +279,36 @@ def check_set_device(binaries, workdir):
                after is None, after or "")
     finally:
         d.stop()
+
+
+def check_mirror_replay(binaries, workdir):
+    """A pass-through mirror's recording (`touchbridgectl replay --mirror`) played into a uinput device:
+    a touch a recognizer claimed is cancelled there as a palm, the palm and the lift in one frame, which
+    libinput reports as TOUCH_CANCEL and no up. Our reading of what the kernel delivered must agree:
+    the same downs, ups and cancels (evdev-fallback.c handles a slot's palm state before its end)."""
+    ctl = os.path.join(binaries, "touchbridgectl")
+    for source in ("evemu-devices__ntrig-protocolA-ts__1fg-drag-diagonal.events",   # an edge pan: claimed
+                   "evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu"):      # taps: passed on
+        path = os.path.join(FIX, source)
+        mirror = os.path.join(workdir, "mirror.evemu")
+        subprocess.run([ctl, "replay", "--mirror", mirror, "--desc", description_of(path), path],
+                       check=True, capture_output=True, timeout=60)
+        dev = Device(mirror)
+        try:
+            li = LibinputWatcher(dev.node, workdir)
+            delivered = os.path.join(workdir, "delivered.evemu")
+            rec = subprocess.Popen(["evemu-record", dev.node], stdout=open(delivered, "w"), stderr=subprocess.DEVNULL)
+            wait_for_open(rec.pid, dev.node, 10)
+            dev.play(mirror)
+            time.sleep(0.5)
+            counts = li.stop()
+            rec.terminate()
+            rec.wait(5)
+        finally:
+            dev.remove()
+        out = subprocess.run([ctl, "replay", "--touches", delivered], capture_output=True, text=True, check=True)
+        phases = [json.loads(l)["phase"] for l in out.stdout.splitlines() if '"event":"touch"' in l]
+        ours = (phases.count("began"), phases.count("ended"), phases.count("cancelled"))
+        theirs = (counts["TOUCH_DOWN"], counts["TOUCH_UP"], counts["TOUCH_CANCEL"])
+        report("mirror replay {}: touch down/up/cancel {} equal libinput's".format(source, ours),
+               ours == theirs and ours[0] > 0, "" if ours == theirs else "libinput {}".format(theirs))

@@ -16,8 +16,8 @@ import sys
 import tempfile
 
 from common import report, summary
-from checks import (RECORDINGS, check_devices_command, check_recording, check_removal, check_set_device,
-                    check_syn_dropped, check_two_screens, check_unopenable)
+from checks import (RECORDINGS, check_devices_command, check_mirror_replay, check_recording, check_removal,
+                    check_set_device, check_syn_dropped, check_two_screens, check_unopenable)
 from measure import measure_cpu, measure_instructions, measure_wakeup
 import passthrough
 
@@ -27,7 +27,7 @@ def main():
     parser.add_argument("--bin", required=True, help="directory with touchbridged and touchbridgectl")
     parser.add_argument("--only", help="run only the recordings whose name contains this")
     parser.add_argument("--check", help="run only this one of the other checks (devices command, removal, SYN_DROPPED, "
-                                        "permission, two screens, set device, passthrough (all of them) or one of its checks, cpu, "
+                                        "permission, two screens, set device, mirror replay, passthrough (all of them) or one of its checks, cpu, "
                                         "instructions; wakeup only when asked)")
     parser.add_argument("--compare", help="with --check cpu: a directory with another touchbridged build, measured alongside")
     args = parser.parse_args()
@@ -39,7 +39,8 @@ def main():
         checks += [("devices command", lambda w: check_devices_command(args.bin, w)),
                    ("removal", lambda w: check_removal(args.bin, w)), ("SYN_DROPPED", lambda w: check_syn_dropped(args.bin, w)),
                    ("permission", lambda w: check_unopenable(args.bin, w)), ("two screens", lambda w: check_two_screens(args.bin, w)),
-                   ("set device", lambda w: check_set_device(args.bin, w))]
+                   ("set device", lambda w: check_set_device(args.bin, w)),
+                   ("mirror replay", lambda w: check_mirror_replay(args.bin, w))]
         checks += [(name, lambda w, f=f: f(args.bin, w)) for name, f in passthrough.CHECKS]
         checks += [("cpu", lambda w: measure_cpu(args.bin, w, args.compare)),
                    ("instructions", lambda w: measure_instructions(args.bin, w))]

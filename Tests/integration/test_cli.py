@@ -158,6 +158,12 @@ class MessageTests(unittest.TestCase):
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertIn("1 view, 1 recognizer, 1 device entry", out.stdout)
 
+    def test_devices_with_tablets_says_what_it_looked_for(self):
+        out = run(CTL, "devices", "--tablets")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        if out.stdout.startswith("no "):                       # a machine without panels (CI)
+            self.assertTrue(out.stdout.startswith("no touchscreens or pen tablets found"), out.stdout)
+
     def test_scene_push_refuses_a_window_as_it_refuses_devices(self):
         for key, value in (("window", {"width": 10, "height": 10}), ("devices", [])):
             scene = os.path.join(self.tmp, key + ".json")
