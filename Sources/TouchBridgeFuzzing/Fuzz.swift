@@ -194,7 +194,6 @@ public enum Fuzz {
             pipeline = Pipeline(scene: scene, log: Fuzz.log)
             pipeline.wantsTouches = true
             pipeline.addMirror(device: 0, name: device.name, source: device, sink: mirror)
-            pipeline.passthrough?.setExclusive(device: 0, since: -.infinity)
             pipeline.onLines = { [unowned self] topic, bytes in
                 guard topic == .touches else { return }
                 var start = 0

@@ -182,7 +182,6 @@ let passthroughPipeline = Pipeline(scene: passthroughScene, log: log)
 passthroughPipeline.onLines = pipeline.onLines
 let mirrorSink = EncodingSink()
 passthroughPipeline.addMirror(device: 0, name: "bench panel", source: SyntheticPanel.device, sink: mirrorSink)
-passthroughPipeline.passthrough?.setExclusive(device: 0, since: -.infinity)
 var passthroughAssembler = FrameAssembler(device: SyntheticPanel.device,
                                           mapping: CoordinateMapping(device: SyntheticPanel.device, target: passthroughScene.window.bounds)!)
 var passthroughTimes: [Double] = []

@@ -40,8 +40,8 @@ struct PassthroughTests {
             pipeline = Pipeline(scene: scene, log: Logger(program: "test", level: .error))
             player = RecordingPlayer(device: PassthroughTests.panel,
                                      mapping: CoordinateMapping(device: PassthroughTests.panel, target: scene.window.bounds)!)
-            pipeline.addMirror(device: 0, name: "Test Panel", source: PassthroughTests.panel, sink: sink)
-            pipeline.passthrough?.setExclusive(device: 0, since: exclusiveSince)
+            pipeline.addMirror(device: 0, name: "Test Panel", source: PassthroughTests.panel, sink: sink,
+                               grabbedSince: { exclusiveSince })
             pipeline.onLines = { [unowned self] _, bytes in
                 for l in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
                     let j = try! JSONParser.parse(String(l))

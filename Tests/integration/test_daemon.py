@@ -464,7 +464,16 @@ class LiveControlTests(unittest.TestCase):
             printed = [json.loads(push.stdout.readline()) for _ in range(9)]
             self.assertEqual([l["recognizer"] for l in printed], ["kiosk/press"] * 9)
             push.send_signal(signal.SIGINT)
-            push.communicate(timeout=10)
+            try:
+                push.communicate(timeout=10)
+            except subprocess.TimeoutExpired:
+                # Diagnostics for a hang seen once under load: the process's signal masks and state.
+                with open("/proc/{}/status".format(push.pid)) as f:
+                    status = "".join(l for l in f if l.startswith(("State", "SigBlk", "SigIgn", "SigPnd", "ShdPnd")))
+                with open("/proc/{}/wchan".format(push.pid)) as f:
+                    status += "wchan " + f.read()
+                push.kill()
+                self.fail("scene push did not exit on SIGINT:\n" + status)
             self.assertEqual([v["name"] for v in watcher.until(lambda l: l["event"] == "scene")[-1]["scene"]["views"]], ["screen"])
             second = watcher.until(lambda l: l["event"] == "device" and l["action"] == "removed", timeout=30)
             self.assertEqual([l["recognizer"] for l in second if l["event"] == "gesture"], ["doubleTap"] * 4 + ["tap"])

@@ -42,10 +42,9 @@ public enum OfflineReplay {
         let scene = scene ?? Scene.builtIn(for: recording.device, passthrough: passthrough)
         let config = try scene.replayConfig(for: recording)
         let device = options.deviceIndex
-        guard var mapping = CoordinateMapping(device: recording.device, target: scene.window.bounds) else {
+        guard let mapping = DeviceSetup.mapping(recording.device, config, window: scene.window.bounds, udevCalibration: nil) else {
             throw ServerError("\(recording.source): the recording's device has no position axes")
         }
-        config.configure(&mapping, window: scene.window.bounds, udevCalibration: nil)
 
         let pipeline = Pipeline(scene: scene, log: log)
         pipeline.wantsTouches = options.topics.contains(.touches)
@@ -71,7 +70,6 @@ public enum OfflineReplay {
                 "replaying \(Files.baseName(recording.source)) through \(scene.source == "built-in default" ? "the built-in pass-through scene" : Files.baseName(scene.source)); times are the source's",
             ])
             pipeline.addMirror(device: device, name: recording.device.name, source: recording.device, sink: writer)
-            pipeline.passthrough?.setExclusive(device: device, since: -Double.infinity)
             mirror = writer
         }
 

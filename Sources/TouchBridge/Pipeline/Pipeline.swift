@@ -121,14 +121,16 @@ public final class Pipeline {
     // MARK: Pass-through
 
     /// Device `device` passes through to `sink`, a mirror of `source` (`name` for logs). Touches that
-    /// begin before `setExclusive(device:since:)` is called are not mirrored.
-    public func addMirror(device: Int, name: String, source: DeviceDescription, sink: MirrorSink) {
+    /// begin before `grabbedSince()` (nil: not yet) are the compositor's and are not mirrored; a
+    /// recording, which nobody else reads, passes through from the start.
+    public func addMirror(device: Int, name: String, source: DeviceDescription, sink: MirrorSink,
+                          grabbedSince: @escaping () -> Double? = { -.infinity }) {
         let p = passthrough ?? Passthrough(log: log)
         if passthrough == nil {
             passthrough = p
             for w in [scene.window] + retiring.map(\.scene.window) { (w as? PassthroughWindow)?.passthrough = p }
         }
-        p.add(device: device, name: name, source: source, sink: sink)
+        p.add(device: device, name: name, source: source, sink: sink, grabbedSince: grabbedSince)
     }
 
     /// The device stops passing through: what is down on its mirror is cancelled there at `time` (nil:

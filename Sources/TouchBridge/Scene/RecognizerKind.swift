@@ -31,7 +31,4 @@ enum RecognizerKind: CaseIterable {
         case .custom: "custom"
         }
     }
-
-    /// The types a scene file may give, in the order error messages list them.
-    static var sceneTypes: [RecognizerKind] { allCases.filter { $0 != .custom } }
 }

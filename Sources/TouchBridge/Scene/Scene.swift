@@ -255,105 +255,45 @@ public final class Scene {
             return view
         }
 
-        static let commonKeys = ["name", "type", "cancelsTouchesInView", "delaysTouchesBegan", "delaysTouchesEnded",
-                                 "enabled", "requireToFail", "simultaneousWith"]
-        static let typeKeys: [String: [String]] = [
-            "tap": ["numberOfTapsRequired", "numberOfTouchesRequired"],
-            "longPress": ["minimumPressDuration", "allowableMovement", "numberOfTapsRequired", "numberOfTouchesRequired"],
-            "pan": ["minimumNumberOfTouches", "maximumNumberOfTouches"],
-            "screenEdgePan": ["edges"],
-            "swipe": ["direction", "numberOfTouchesRequired"],
-            "pinch": [],
-            "rotation": [],
-        ]
-
         mutating func recognizer(_ json: JSON, _ path: String) throws -> GestureRecognizer {
             let r = reader
-            guard let typeJSON = json["type"] else { throw r.error(path, "missing \"type\" (one of \(Builder.typeNames))") }
-            let type = try r.string(typeJSON, r.join(path, "type"))
-            guard let extra = Builder.typeKeys[type] else {
-                let hint = SceneReader.closest(type, in: Array(Builder.typeKeys.keys)).map { " (did you mean \"\($0)\"?)" } ?? ""
-                throw r.error(r.join(path, "type"), "unknown recognizer type \"\(type)\"\(hint); one of \(Builder.typeNames)")
+            let types = RecognizerSchema.typeNames
+            guard let typeJSON = json[RecognizerSchema.typeKey] else { throw r.error(path, "missing \"type\" (one of \(types.joined(separator: ", ")))") }
+            let type = try r.string(typeJSON, r.join(path, RecognizerSchema.typeKey))
+            guard let schema = RecognizerSchema.named(type) else {
+                let hint = SceneReader.closest(type, in: types).map { " (did you mean \"\($0)\"?)" } ?? ""
+                throw r.error(r.join(path, RecognizerSchema.typeKey), "unknown recognizer type \"\(type)\"\(hint); one of \(types.joined(separator: ", "))")
             }
-            let members = try r.object(json, path, allowed: Builder.commonKeys + extra)
-            guard let nameJSON = json["name"] else { throw r.error(path, "missing \"name\"") }
-            let name = try r.string(nameJSON, r.join(path, "name"))
-            guard !name.isEmpty else { throw r.error(r.join(path, "name"), "must not be empty: the socket's lines name the recognizer") }
+            let members = try r.object(json, path, allowed: schema.allowedKeys)
+            guard let nameJSON = json[RecognizerSchema.nameKey] else { throw r.error(path, "missing \"name\"") }
+            let name = try r.string(nameJSON, r.join(path, RecognizerSchema.nameKey))
+            guard !name.isEmpty else { throw r.error(r.join(path, RecognizerSchema.nameKey), "must not be empty: the socket's lines name the recognizer") }
             if let other = recognizerIndex[name] {
-                throw r.error(r.join(path, "name"), "\"\(name)\" is already the name of \(recognizers[other].path); recognizer names must be unique")
+                throw r.error(r.join(path, RecognizerSchema.nameKey), "\"\(name)\" is already the name of \(recognizers[other].path); recognizer names must be unique")
             }
-            let g: GestureRecognizer
-            switch type {
-            case "tap": g = TapGestureRecognizer()
-            case "longPress": g = LongPressGestureRecognizer()
-            case "pan": g = PanGestureRecognizer()
-            case "screenEdgePan": g = ScreenEdgePanGestureRecognizer()
-            case "swipe": g = SwipeGestureRecognizer()
-            case "pinch": g = PinchGestureRecognizer()
-            default: g = RotationGestureRecognizer()
-            }
+            let g = schema.make()
             g.name = name
             var requireToFail: [String] = []
             var simultaneous = SimultaneousSpec.none
+            var properties = PropertyReader(reader: r)
             for (k, v) in members {
                 let p = r.join(path, k)
-                switch (k, g) {
-                case ("name", _), ("type", _): break
-                case ("cancelsTouchesInView", _): g.cancelsTouchesInView = try r.bool(v, p)
-                case ("delaysTouchesBegan", _): g.delaysTouchesBegan = try r.bool(v, p)
-                case ("delaysTouchesEnded", _): g.delaysTouchesEnded = try r.bool(v, p)
-                case ("enabled", _): g.isEnabled = try r.bool(v, p)
-                case ("requireToFail", _): requireToFail = try r.strings(v, p)
-                case ("simultaneousWith", _):
+                switch k {
+                case RecognizerSchema.nameKey, RecognizerSchema.typeKey: break
+                case RecognizerSchema.requireToFailKey: requireToFail = try r.strings(v, p)
+                case RecognizerSchema.simultaneousKey:
                     if v.stringValue == "*" { simultaneous = .everyone } else {
                         guard v.arrayValue != nil else { throw r.error(p, "must be an array of recognizer names or \"*\"") }
                         simultaneous = .names(try r.strings(v, p))
                     }
-                case ("numberOfTapsRequired", let t as TapGestureRecognizer): t.numberOfTapsRequired = try r.integer(v, p, min: 1)
-                case ("numberOfTouchesRequired", let t as TapGestureRecognizer): t.numberOfTouchesRequired = try r.integer(v, p, min: 1)
-                case ("minimumPressDuration", let l as LongPressGestureRecognizer):
-                    l.minimumPressDuration = try nonNegative(v, p)
-                case ("allowableMovement", let l as LongPressGestureRecognizer): l.allowableMovement = try nonNegative(v, p)
-                case ("numberOfTapsRequired", let l as LongPressGestureRecognizer): l.numberOfTapsRequired = try r.integer(v, p, min: 0)
-                case ("numberOfTouchesRequired", let l as LongPressGestureRecognizer): l.numberOfTouchesRequired = try r.integer(v, p, min: 1)
-                case ("minimumNumberOfTouches", let pan as PanGestureRecognizer): pan.minimumNumberOfTouches = try r.integer(v, p, min: 1)
-                case ("maximumNumberOfTouches", let pan as PanGestureRecognizer): pan.maximumNumberOfTouches = try r.integer(v, p, min: 1)
-                case ("edges", let e as ScreenEdgePanGestureRecognizer):
-                    var edges: RectEdge = []
-                    if try r.strings(v, p).isEmpty {
-                        warnings.append("\(r.file): \(p): no edges: this screenEdgePan never fires")
-                    }
-                    for (i, s) in try r.strings(v, p).enumerated() {
-                        switch s {
-                        case "top": edges.insert(.top)
-                        case "left": edges.insert(.left)
-                        case "bottom": edges.insert(.bottom)
-                        case "right": edges.insert(.right)
-                        case "all": edges = .all
-                        default: throw r.error("\(p)[\(i)]", "unknown edge \"\(s)\"; one of top, left, bottom, right, all")
-                        }
-                    }
-                    e.edges = edges
-                case ("direction", let s as SwipeGestureRecognizer):
-                    var dir: SwipeGestureRecognizer.Direction = []
-                    for (i, name) in try r.strings(v, p).enumerated() {
-                        switch name {
-                        case "right": dir.insert(.right)
-                        case "left": dir.insert(.left)
-                        case "up": dir.insert(.up)
-                        case "down": dir.insert(.down)
-                        default: throw r.error("\(p)[\(i)]", "unknown direction \"\(name)\"; one of right, left, up, down")
-                        }
-                    }
-                    guard !dir.isEmpty else { throw r.error(p, "needs at least one direction") }
-                    s.direction = dir
-                case ("numberOfTouchesRequired", let s as SwipeGestureRecognizer): s.numberOfTouchesRequired = try r.integer(v, p, min: 1)
-                default: break
+                default:
+                    // `object(_:allowed:)` let only the schema's keys through.
+                    let property = (RecognizerSchema.common + schema.properties).first { $0.key == k }!
+                    try property.read(g, v, p, &properties)
                 }
             }
-            if let pan = g as? PanGestureRecognizer, pan.maximumNumberOfTouches < pan.minimumNumberOfTouches {
-                throw r.error(path, "maximumNumberOfTouches (\(pan.maximumNumberOfTouches)) is below minimumNumberOfTouches (\(pan.minimumNumberOfTouches))")
-            }
+            warnings += properties.warnings
+            if let problem = schema.check(g) { throw r.error(path, problem) }
             g.delegate = delegate
             recognizerIndex[name] = recognizers.count
             recognizers.append((g, path, requireToFail, simultaneous))
@@ -369,13 +309,6 @@ public final class Scene {
             }
         }
 
-        private func nonNegative(_ v: JSON, _ p: String) throws -> Double {
-            let n = try reader.number(v, p)
-            guard n >= 0 else { throw reader.error(p, "must not be negative, found \(n)") }
-            return n
-        }
-
-        static var typeNames: String { RecognizerKind.sceneTypes.map(\.name.description).joined(separator: ", ") }
 
         /// Resolves names once every recognizer exists.
         mutating func link() throws {

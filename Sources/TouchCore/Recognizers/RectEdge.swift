@@ -1,5 +1,5 @@
 /// Edges of a rectangle (UIRectEdge), with UIKit's raw values.
-public struct RectEdge: OptionSet, Hashable, Sendable, CustomStringConvertible {
+public struct RectEdge: NamedOptions, Hashable, CustomStringConvertible {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
 
@@ -9,15 +9,9 @@ public struct RectEdge: OptionSet, Hashable, Sendable, CustomStringConvertible {
     public static let right = RectEdge(rawValue: 1 << 3)
     public static let all: RectEdge = [.top, .left, .bottom, .right]
 
-    /// The names of the edges in the set, in the order top, left, bottom, right.
-    public var names: [String] {
-        var result: [String] = []
-        if contains(.top) { result.append("top") }
-        if contains(.left) { result.append("left") }
-        if contains(.bottom) { result.append("bottom") }
-        if contains(.right) { result.append("right") }
-        return result
-    }
+    /// The edges' names, in the order they are listed: top, left, bottom, right; "all" reads as all four.
+    public static let named: [(name: String, value: RectEdge)] = [("top", .top), ("left", .left), ("bottom", .bottom), ("right", .right)]
+    public static let aliases: [(name: String, value: RectEdge)] = [("all", .all)]
 
     public var description: String { names.isEmpty ? "none" : names.joined(separator: "|") }
 }

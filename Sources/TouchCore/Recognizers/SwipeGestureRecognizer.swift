@@ -12,7 +12,7 @@
 /// precision but little distance, a fast one distance but little precision.
 open class SwipeGestureRecognizer: GestureRecognizer {
     /// UISwipeGestureRecognizer.Direction, with UIKit's raw values.
-    public struct Direction: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    public struct Direction: NamedOptions, Hashable, CustomStringConvertible {
         public let rawValue: Int
         public init(rawValue: Int) { self.rawValue = rawValue }
 
@@ -21,15 +21,8 @@ open class SwipeGestureRecognizer: GestureRecognizer {
         public static let up = Direction(rawValue: 1 << 2)
         public static let down = Direction(rawValue: 1 << 3)
 
-        /// The names of the directions in the set, in the order right, left, up, down.
-        public var names: [String] {
-            var result: [String] = []
-            if contains(.right) { result.append("right") }
-            if contains(.left) { result.append("left") }
-            if contains(.up) { result.append("up") }
-            if contains(.down) { result.append("down") }
-            return result
-        }
+        /// The directions' names, in the order they are listed: right, left, up, down.
+        public static let named: [(name: String, value: Direction)] = [("right", .right), ("left", .left), ("up", .up), ("down", .down)]
 
         public var description: String { names.isEmpty ? "none" : names.joined(separator: "|") }
 

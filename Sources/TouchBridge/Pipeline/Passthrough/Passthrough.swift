@@ -27,16 +27,18 @@ public final class Passthrough {
         var mirror: TouchMirror
         let sink: MirrorSink
         /// Since when the compositor no longer reads the source (the grab's time, on the clock of the
-        /// source's timestamps); nil while it does. Touches that began before are not mirrored.
-        var exclusiveSince: Double?
+        /// source's timestamps); nil while it does. Touches that began before are not mirrored. Asked of
+        /// the grab's owner (PassthroughGrab), which keeps the only record of it.
+        let grabbedSince: () -> Double?
         var warnedFull = false
         var failed = false
 
-        init(device: Int, name: String, source: DeviceDescription, sink: MirrorSink) {
+        init(device: Int, name: String, source: DeviceDescription, sink: MirrorSink, grabbedSince: @escaping () -> Double?) {
             self.device = device
             self.name = name
             mirror = TouchMirror(source: source)
             self.sink = sink
+            self.grabbedSince = grabbedSince
         }
     }
 
@@ -53,10 +55,12 @@ public final class Passthrough {
     /// Whether any device passes through.
     public var isEmpty: Bool { sources.isEmpty }
 
-    /// Device `device` (`DigitizerFrame.device`) passes through to `sink`, a mirror of `source`.
-    public func add(device: Int, name: String, source: DeviceDescription, sink: MirrorSink) {
+    /// Device `device` (`DigitizerFrame.device`) passes through to `sink`, a mirror of `source`;
+    /// `grabbedSince` tells since when the compositor no longer reads the source.
+    public func add(device: Int, name: String, source: DeviceDescription, sink: MirrorSink,
+                    grabbedSince: @escaping () -> Double?) {
         remove(device: device, at: nil)
-        sources.append(Source(device: device, name: name, source: source, sink: sink))
+        sources.append(Source(device: device, name: name, source: source, sink: sink, grabbedSince: grabbedSince))
     }
 
     /// The device stops passing through: whatever is still down on its mirror is cancelled (written at
@@ -70,11 +74,6 @@ public final class Passthrough {
             write(s)
         }
         sources.remove(at: i)
-    }
-
-    /// The compositor stopped reading the device at `time` (it is grabbed), or reads it again (nil).
-    public func setExclusive(device: Int, since time: Double?) {
-        source(device)?.exclusiveSince = time
     }
 
     /// Whether the device's mirror has no touch down.
@@ -107,7 +106,7 @@ public final class Passthrough {
         switch phase {
         case .began:
             // Began before the grab: the compositor has had it from the source itself.
-            guard let since = s.exclusiveSince, t.timestamp > since else { return }
+            guard let since = s.grabbedSince(), t.timestamp > since else { return }
             guard !(window?.isReserved(t.view) ?? false) else { return }
             if !s.mirror.begin(contact: t.contactID, values: t.record) && !s.warnedFull {
                 s.warnedFull = true

@@ -116,47 +116,13 @@ enum SceneLine {
 
         func recognizer(_ r: GestureRecognizer, _ w: inout JSONWriter) {
             w.beginObject()
-            w.key("name"); w.string(r.name ?? "")
-            w.key("type"); w.staticString(RecognizerKind(r).name)
-            w.key("enabled"); w.bool(r.isEnabled)
-            w.key("cancelsTouchesInView"); w.bool(r.cancelsTouchesInView)
-            w.key("delaysTouchesBegan"); w.bool(r.delaysTouchesBegan)
-            w.key("delaysTouchesEnded"); w.bool(r.delaysTouchesEnded)
-            switch r {
-            case let t as TapGestureRecognizer:
-                w.key("numberOfTapsRequired"); w.int(t.numberOfTapsRequired)
-                w.key("numberOfTouchesRequired"); w.int(t.numberOfTouchesRequired)
-            case let l as LongPressGestureRecognizer:
-                w.key("minimumPressDuration"); w.number(l.minimumPressDuration)
-                w.key("allowableMovement"); w.number(l.allowableMovement)
-                w.key("numberOfTapsRequired"); w.int(l.numberOfTapsRequired)
-                w.key("numberOfTouchesRequired"); w.int(l.numberOfTouchesRequired)
-            case let e as ScreenEdgePanGestureRecognizer:        // before pan: it is one
-                w.key("edges")
-                w.beginArray()
-                if e.edges.contains(.top) { w.staticString("top") }
-                if e.edges.contains(.left) { w.staticString("left") }
-                if e.edges.contains(.bottom) { w.staticString("bottom") }
-                if e.edges.contains(.right) { w.staticString("right") }
-                w.endArray()
-            case let p as PanGestureRecognizer:
-                w.key("minimumNumberOfTouches"); w.int(p.minimumNumberOfTouches)
-                if p.maximumNumberOfTouches != Int.max { w.key("maximumNumberOfTouches"); w.int(p.maximumNumberOfTouches) }
-            case let s as SwipeGestureRecognizer:
-                w.key("direction")
-                w.beginArray()
-                if s.direction.contains(.right) { w.staticString("right") }
-                if s.direction.contains(.left) { w.staticString("left") }
-                if s.direction.contains(.up) { w.staticString("up") }
-                if s.direction.contains(.down) { w.staticString("down") }
-                w.endArray()
-                w.key("numberOfTouchesRequired"); w.int(s.numberOfTouchesRequired)
-            default:
-                break
-            }
+            w.key(string: RecognizerSchema.nameKey); w.string(r.name ?? "")
+            w.key(string: RecognizerSchema.typeKey); w.staticString(RecognizerKind(r).name)
+            // The recognizer's properties as its type's schema reads and writes them (RecognizerSchema).
+            for property in RecognizerSchema.common + (RecognizerSchema.of(r)?.properties ?? []) { property.write(r, &w) }
             let required = r.failureRequirements
             if !required.isEmpty {
-                w.key("requireToFail")
+                w.key(string: RecognizerSchema.requireToFailKey)
                 w.beginArray()
                 for o in required { w.string(o.name ?? "") }
                 w.endArray()
@@ -164,9 +130,9 @@ enum SceneLine {
             if let d = r.delegate as? SceneDelegate {
                 let s = d.simultaneousDeclaration(of: r)
                 if s.everyone {
-                    w.key("simultaneousWith"); w.staticString("*")
+                    w.key(string: RecognizerSchema.simultaneousKey); w.staticString("*")
                 } else if !s.names.isEmpty {
-                    w.key("simultaneousWith")
+                    w.key(string: RecognizerSchema.simultaneousKey)
                     w.beginArray()
                     for o in s.names { w.string(o.name ?? "") }
                     w.endArray()

@@ -1,0 +1,232 @@
+import CLinux
+import Glibc
+import TouchCore
+import TouchInput
+
+/// The device-monitor stage: finds touchscreens through udev, opens the ones the scene selects through
+/// libevdev, watches them come and go, and feeds their frames to the pipeline's event queue. Beside it,
+/// in files of their own: a device's pass-through grab (PassthroughGrab), the --replay recordings
+/// (ReplayQueue, ReplaySource), live mapping and the built-in scene's window (LiveMapping).
+public final class InputDevices {
+    /// An open device and what goes with it.
+    final class OpenDevice: MappedSource {
+        let device: EvdevDevice
+        let info: DeviceInfo
+        let index: Int
+        var config: DeviceConfig
+        /// The mirror and the grab, while the device passes through.
+        let passthrough: PassthroughGrab
+        /// A `set device` waits for the panel to be free of fingers (`applyPendingMapping`).
+        var mappingPending = false
+
+        init(device: EvdevDevice, info: DeviceInfo, index: Int, config: DeviceConfig, pipeline: Pipeline, log: Logger) {
+            self.device = device
+            self.info = info
+            self.index = index
+            self.config = config
+            passthrough = PassthroughGrab(device: device, index: index, node: info.devnode, pipeline: pipeline, log: log)
+        }
+
+        var node: String { info.devnode }
+        var name: String { device.description.name }
+        var description: DeviceDescription { device.description }
+        var mapping: CoordinateMapping {
+            get { device.assembler.mapping }
+            set { device.assembler.mapping = newValue }
+        }
+        var isNeutral: Bool { device.assembler.isNeutral }
+        var udevCalibration: [Double]? { info.calibrationMatrix }
+    }
+
+    let loop: EventLoop
+    let log: Logger
+    let pipeline: Pipeline
+    private var monitor: DeviceMonitor?
+    private var open: [String: OpenDevice] = [:]
+    private lazy var replays = ReplayQueue(devices: self)
+    private var nextIndex = 0
+    /// Mirrors seen on the bus, logged once each.
+    private var ignoredMirrors: Set<String> = []
+    var liveChanges = LiveMappingChanges()
+    var sizing = BuiltInSceneSizing()
+    /// Device lines ({"event":"device",…}) for subscribers.
+    public var onDeviceLine: (([UInt8]) -> Void)?
+    /// Called after frames or timers changed the pipeline, so the deadline timer can be re-armed.
+    public var onActivity: (() -> Void)?
+
+    public init(loop: EventLoop, log: Logger, pipeline: Pipeline) {
+        self.loop = loop
+        self.log = log
+        self.pipeline = pipeline
+    }
+
+    private var wantsTablets: Bool { pipeline.scene.devices.contains { $0.tablets } }
+
+    /// A new device index: each device gets its own, for as long as the daemon runs.
+    func takeIndex() -> Int {
+        defer { nextIndex += 1 }
+        return nextIndex
+    }
+
+    /// Enumerates the touchscreens present and starts watching for hotplug. `replaying`: recordings
+    /// play as devices too (the log then does not suggest --replay).
+    public func start(replaying: Bool = false) {
+        do {
+            let m = try DeviceMonitor(includeTablets: wantsTablets)
+            monitor = m
+            try loop.add(m.fd) { [unowned self] _ in self.hotplug() }
+        } catch {
+            log.warning("udev is not available (\(error)): touchscreens will not be found or hotplugged")
+            return
+        }
+        let found = monitor!.enumerate()
+        for info in found { consider(info) }
+        if open.isEmpty {
+            let real = found.filter { !$0.isMirror }
+            let hint = replaying ? "" : "; plug one in, or replay a recording with --replay FILE"
+            log.info(real.isEmpty ? "no touchscreen found\(hint); one plugged in later is picked up"
+                                  : "waiting for a touchscreen the scene selects (found \(real.count), none matched its \"devices\")")
+        }
+    }
+
+    /// Plays recordings as devices (`touchbridged --replay`, ReplayQueue).
+    public func replay(_ recordings: [(path: String, recording: Recording)], delay: Double, loop: Bool) throws {
+        try replays.start(recordings, delay: delay, loop: loop)
+    }
+
+    /// Closes every device and ends every replay (on exit): what is down on them is cancelled.
+    public func stop() {
+        for node in open.keys.sorted() { close(node, reason: nil) }
+        replays.stop()
+    }
+
+    /// After a scene reload: the devices stay open (touches in flight keep going), and each takes its
+    /// entry in the new scene: its mapping, its grab and whether it passes through. A device the new
+    /// scene no longer selects is closed; one it newly selects is opened.
+    public func reconfigure() {
+        for node in open.keys.sorted() {
+            guard let d = open[node] else { continue }
+            guard let config = pipeline.scene.deviceConfig(for: d.info) else {
+                close(node, reason: "no longer selected by the scene")
+                continue
+            }
+            d.config = config
+            remap(d, window: pipeline.scene.window.bounds)
+            if config.passthrough && !d.passthrough.isOn {
+                startPassthrough(d)
+            } else if !config.passthrough && d.passthrough.isOn {
+                d.passthrough.stop(reason: "the scene no longer passes it through")
+            }
+            if !d.passthrough.isOn {
+                if config.grab && !d.device.isGrabbed { try? d.device.grab() }
+                if !config.grab && d.device.isGrabbed { d.device.ungrab() }
+            }
+        }
+        if let m = monitor { for info in m.enumerate() { consider(info) } }
+    }
+
+    /// {"event":"device","action":…} lines for the devices present, for a new "devices" subscriber.
+    public func presentDeviceLines() -> [[UInt8]] {
+        open.keys.sorted().compactMap { node in open[node].map { deviceLine("added", $0) } }
+            + replays.playing.filter(\.isPlaying).map { deviceLine("added", $0) }
+    }
+
+    /// Every device and playing replay, in a stable order (open devices by node, then replays).
+    var mappedSources: [MappedSource] {
+        open.keys.sorted().compactMap { open[$0] } + replays.playing
+    }
+
+    func deviceLine(_ action: StaticString, _ source: MappedSource) -> [UInt8] {
+        DeviceLine.encode(action: action, device: source.index, node: source.node, name: source.name)
+    }
+
+    // MARK: Discovery and hotplug
+
+    private func consider(_ info: DeviceInfo) {
+        guard open[info.devnode] == nil else { return }
+        if info.isMirror {
+            if ignoredMirrors.insert(info.devnode).inserted {
+                log.info("ignoring \(info.devnode) \"\(info.name)\": a pass-through mirror, not a panel")
+            }
+            return
+        }
+        guard let config = pipeline.scene.deviceConfig(for: info) else {
+            log.info("ignoring \(info.devnode) \"\(info.name)\": no \"devices\" entry of the scene selects it")
+            return
+        }
+        let index = nextIndex
+        let live = liveConfig(config, index: index, name: info.name, node: info.devnode)
+        do {
+            let device = try EvdevDevice(path: info.devnode, deviceIndex: index, target: pipeline.scene.window.bounds,
+                                         acceptTablets: config.tablets, grab: config.grab && !config.passthrough) { m in
+                live.configure(&m, window: pipeline.scene.window.bounds, udevCalibration: info.calibrationMatrix)
+            }
+            nextIndex += 1
+            if adoptDefaultScene(for: device.description, index: index) {
+                live.configure(&device.assembler.mapping, window: pipeline.scene.window.bounds, udevCalibration: info.calibrationMatrix)
+            }
+            device.assembler.onWarning = { [log] in log.warning($0) }
+            device.onDropped = { [log] in
+                log.warning("\(info.devnode): events were lost (SYN_DROPPED: touchbridged fell behind); resynced to the kernel's state, vanished touches cancelled")
+            }
+            let d = OpenDevice(device: device, info: info, index: index, config: config, pipeline: pipeline, log: log)
+            open[info.devnode] = d
+            turnDefaultScene(for: d)            // the sizing panel back under a new index: the window follows it
+            // `close` takes the handler out of the loop before the device leaves `open`; this object owns
+            // the devices and lives as long as the loop.
+            try loop.add(device.fd) { [unowned self, unowned d] _ in self.read(d) }
+            let axes = device.description.positionAxes!
+            log.info("touchscreen \(info.devnode) \"\(device.description.name)\" (\(device.description.vendorProduct)): "
+                     + "\(device.description.touchProtocol!), x \(axes.x), y \(axes.y) → window "
+                     + "\(Int(pipeline.scene.window.bounds.width))×\(Int(pipeline.scene.window.bounds.height)) pt"
+                     + (device.isGrabbed ? ", grabbed" : "") + " [device \(index)]")
+            onDeviceLine?(deviceLine("added", d))
+            if config.passthrough { startPassthrough(d) }
+            read(d)
+        } catch {
+            log.error("cannot open \(error)")
+        }
+    }
+
+    private func read(_ d: OpenDevice) {
+        let result = d.passthrough.read()
+        if result == .removed { close(d.node, reason: "removed") } else if d.mappingPending { applyPendingMapping(d) }
+        onActivity?()
+    }
+
+    private func hotplug() {
+        guard let m = monitor else { return }
+        while let (action, info) = m.receive() {
+            switch action {
+            case .added: consider(info)
+            case .removed:
+                ignoredMirrors.remove(info.devnode)
+                if open[info.devnode] != nil { close(info.devnode, reason: "removed") }
+            }
+        }
+        onActivity?()
+    }
+
+    private func close(_ node: String, reason: String?) {
+        guard let d = open.removeValue(forKey: node) else { return }
+        loop.remove(d.device.fd)
+        // Whatever was down on it is cancelled (C7), not ended: no touch is left stuck, on the socket
+        // or on the mirror. Then the mirror goes, then the grab.
+        pipeline.handle(d.device.assembler.cancelAll(at: monotonicNow()))
+        d.passthrough.stop(reason: nil)
+        d.device.close()
+        if let reason {
+            log.info("touchscreen \(node) \"\(d.name)\" \(reason)")
+            onDeviceLine?(deviceLine("removed", d))
+        }
+        onActivity?()
+    }
+
+    /// Starts the device's pass-through; a failed write to any mirror reaches the grab of its device.
+    private func startPassthrough(_ d: OpenDevice) {
+        d.passthrough.start()
+        pipeline.passthrough?.onFailure = { [unowned self] index in
+            self.open.values.first { $0.index == index }?.passthrough.mirrorFailed()
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import TouchCore
+import TouchInput
+
+/// `touchbridged --replay`: recordings played as live devices, one after another, each a device of its
+/// own, the first after a delay; with `--replay-loop`, again and again. Each recording keeps its device
+/// index on every pass: it is one device that comes and goes, so clients (and `set --device N`) can
+/// follow it. The end of a recording is its device going away: once the pending timers have run,
+/// touches still down are cancelled.
+final class ReplayQueue {
+    private unowned let devices: InputDevices
+    private var queue: [(path: String, recording: Recording, index: Int)] = []
+    private var loops = false
+    /// A recording of the loop's current pass played (a loop of recordings none of which can play ends).
+    private var passPlayed = false
+    /// The recordings playing now (one at a time, but a finishing one may overlap the next's start).
+    private(set) var playing: [ReplaySource] = []
+
+    init(devices: InputDevices) {
+        self.devices = devices
+    }
+
+    /// Queues `recordings` (each given its device index now) and starts the first after `delay` s.
+    func start(_ recordings: [(path: String, recording: Recording)], delay: Double, loop: Bool) throws {
+        for (path, r) in recordings where r.device.positionAxes == nil {
+            throw ServerError("\(path): the recording's device has no position axes")
+        }
+        // The scene must select each recording as it would the device (`touchbridgectl replay` alike).
+        for (_, r) in recordings { _ = try devices.pipeline.scene.replayConfig(for: r) }
+        queue = recordings.map { (path: $0.path, recording: $0.recording, index: devices.takeIndex()) }
+        loops = loop
+        play(0, delay: delay)
+    }
+
+    /// Ends every replay now, as if its device went away (the daemon stops).
+    func stop() {
+        loops = false
+        queue = []
+        for r in playing { r.finish() }
+        playing = []
+    }
+
+    private func play(_ position: Int, delay: Double) {
+        let (path, recording, index) = queue[position]
+        let pipeline = devices.pipeline, log = devices.log
+        let config: DeviceConfig
+        do {
+            config = try pipeline.scene.replayConfig(for: recording)     // a reloaded scene may no longer take it
+        } catch {
+            log.error("cannot replay: \(error)")
+            return finished(position)
+        }
+        devices.adoptDefaultScene(for: recording.device, index: index)
+        let live = devices.liveConfig(config, index: index, name: recording.device.name, node: "replay:" + path)
+        // `start` refused recordings without position axes.
+        let mapping = DeviceSetup.mapping(recording.device, live, window: pipeline.scene.window.bounds, udevCalibration: nil)!
+        let source: ReplaySource
+        do {
+            source = try ReplaySource(recording: recording, path: path, mapping: mapping, deviceIndex: index,
+                                      config: config, delay: delay, loop: devices.loop, log: log)
+        } catch {
+            log.error("cannot replay \(path): \(error)")
+            return finished(position)
+        }
+        var mirror: UinputDevice?
+        source.onFrame = { [unowned self, unowned source] in
+            pipeline.handle($0)
+            if source.mappingPending { self.devices.applyPendingMapping(source) }
+            self.devices.onActivity?()
+        }
+        source.onStart = { [unowned self, unowned source] in
+            log.info("replaying \(path) as device \(index) \"\(recording.device.name)\" (\(recording.events.count) events)")
+            self.devices.onDeviceLine?(self.devices.deviceLine("added", source))
+            // A replay that passes through gets a mirror too (nothing to grab: nobody else reads a
+            // recording): a demo of what the compositor would get.
+            if config.passthrough && pipeline.scene.allowsPassthrough {
+                do {
+                    let m = try DeviceSetup.uinputMirror(of: recording.device, sourceNode: "replay")
+                    mirror = m
+                    pipeline.addMirror(device: index, name: recording.device.name, source: recording.device, sink: m)
+                    log.info("pass-through: replay \(path) → mirror \(m.devnode ?? "(node unknown)")")
+                } catch {
+                    log.error("pass-through for the replay of \(path) is off: \(error)")
+                }
+            }
+        }
+        source.endsWhen = { pipeline.nextDeadline == nil }
+        source.onEnd = { [unowned self, unowned source] cancel in
+            cancel.map { pipeline.handle(DigitizerFrame(device: $0.device, timestamp: pipeline.currentTime, contacts: $0.contacts)) }
+            if let m = mirror {
+                pipeline.removeMirror(device: index, at: pipeline.currentTime)
+                m.destroy()
+            }
+            log.info("replay of \(path) finished")
+            self.devices.onDeviceLine?(self.devices.deviceLine("removed", source))
+            self.playing.removeAll { $0 === source }
+            self.finished(position, played: true)
+            self.devices.onActivity?()
+        }
+        playing.append(source)
+        devices.turnDefaultScene(for: source)
+        source.start()
+    }
+
+    /// The next recording of the queue, after the one at `position` ended (`played`) or could not
+    /// start. A loop goes round again only if a recording of the last pass played.
+    private func finished(_ position: Int, played: Bool = false) {
+        if played { passPlayed = true }
+        let next = position + 1
+        if next < queue.count { return play(next, delay: 0.2) }
+        guard loops else { return }
+        guard passPlayed else {
+            devices.log.warning("--replay-loop: no recording of the queue could play; the loop ends")
+            return
+        }
+        passPlayed = false
+        play(0, delay: 0.2)
+    }
+}

@@ -1,0 +1,103 @@
+import TouchCore
+import TouchInput
+
+/// A recording played as a live device: its events keep their spacing and are stamped on
+/// CLOCK_MONOTONIC, as the kernel would stamp them.
+final class ReplaySource: MappedSource {
+    let recording: Recording
+    /// The replay's path, as the command line gave it.
+    let path: String
+    let node: String
+    private var player: RecordingPlayer
+    private let timer: Timer
+    private let loop: EventLoop
+    private let delay: Double
+    private var offset = 0.0
+    private var next = 0
+    private(set) var isPlaying = false
+    /// The device index its frames carry.
+    let index: Int
+    /// The scene's entry for it (live changes apart).
+    let config: DeviceConfig
+    /// A `set device` waits for the recording's fingers to lift.
+    var mappingPending = false
+    var onFrame: ((DigitizerFrame) -> Void)?
+    var onStart: (() -> Void)?
+    /// Asked after the last event, and again after each pending timer: whether the replay may end now
+    /// (the pipeline has no timer left to run).
+    var endsWhen: (() -> Bool)?
+    /// The replay ended; with the frame that cancels what is still down (nil when nothing is).
+    var onEnd: ((DigitizerFrame?) -> Void)?
+
+    init(recording: Recording, path: String, mapping: CoordinateMapping, deviceIndex: Int, config: DeviceConfig,
+         delay: Double, loop: EventLoop, log: Logger) throws {
+        self.recording = recording
+        self.path = path
+        node = "replay:" + path
+        index = deviceIndex
+        self.config = config
+        self.delay = delay
+        self.loop = loop
+        player = RecordingPlayer(device: recording.device, mapping: mapping, deviceIndex: deviceIndex) { log.warning("replay:\(path): \($0)") }
+        timer = try Timer()
+    }
+
+    func start() {
+        offset = monotonicNow() + delay - (recording.events.first?.time ?? 0)
+        try? loop.add(timer.fd) { [unowned self] _ in self.fire() }
+        timer.arm(at: (recording.events.first?.time ?? 0) + offset)
+    }
+
+    /// How the recording maps onto the window; changed only between touch sequences (`isNeutral`).
+    var mapping: CoordinateMapping {
+        get { player.assembler.mapping }
+        set { player.mapping = newValue }
+    }
+
+    /// No finger of the recording is down.
+    var isNeutral: Bool { player.assembler.isNeutral }
+    var name: String { recording.device.name }
+    var description: DeviceDescription { recording.device }
+    /// A recording has no udev properties.
+    var udevCalibration: [Double]? { nil }
+
+    func stop() {
+        loop.remove(timer.fd)
+        timer.arm(at: nil)
+    }
+
+    /// Ends the replay now, as if the device went away (the daemon stops).
+    func finish() {
+        guard isPlaying else { return stop() }
+        isPlaying = false
+        stop()
+        let cancel = player.cancelAll(at: monotonicNow())
+        onEnd?(cancel.contacts.isEmpty ? nil : cancel)
+    }
+
+    private func fire() {
+        timer.acknowledge()
+        if !isPlaying {
+            isPlaying = true
+            onStart?()
+        }
+        let now = monotonicNow()
+        while next < recording.events.count {
+            var e = recording.events[next]
+            e.time += offset
+            guard e.time <= now else { break }
+            next += 1
+            if let f = player.play(e) { onFrame?(f) }
+        }
+        if next < recording.events.count {
+            timer.arm(at: recording.events[next].time + offset)
+        } else if endsWhen?() ?? true {
+            isPlaying = false
+            stop()
+            let cancel = player.cancelAll(at: now)
+            onEnd?(cancel.contacts.isEmpty ? nil : cancel)
+        } else {
+            timer.arm(at: now + 0.05)           // the pipeline's timers run first (the daemon's deadline timer)
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import TouchCore
+
+/// One property of a recognizer as the scene format has it: its key, how a value is read onto a
+/// recognizer (checked, with an error that names the JSON path), and how it is written back (the scene
+/// line). The allowed keys, the parser, the writer and the did-you-mean all come from these, so adding
+/// an option is one line in a `RecognizerSchema`.
+struct RecognizerProperty: Sendable {
+    let key: String
+    /// Reads the value at `path` onto the recognizer.
+    let read: @Sendable (GestureRecognizer, JSON, String, inout PropertyReader) throws -> Void
+    /// Writes `"key": value`, or nothing where the file would leave the key out.
+    let write: @Sendable (GestureRecognizer, inout JSONWriter) -> Void
+
+    /// The recognizer as the class the property belongs to: the schema made it, so it is one.
+    private static func typed<R: GestureRecognizer>(_ g: GestureRecognizer) -> R {
+        guard let r = g as? R else { preconditionFailure("scene schema: \(g) is not a \(R.self)") }
+        return r
+    }
+
+    static func bool<R: GestureRecognizer>(_ key: String, _ kp: ReferenceWritableKeyPath<R, Bool> & Sendable) -> RecognizerProperty {
+        RecognizerProperty(key: key, read: { g, v, p, r in (typed(g) as R)[keyPath: kp] = try r.reader.bool(v, p) },
+                           write: { g, w in w.key(string: key); w.bool((typed(g) as R)[keyPath: kp]) })
+    }
+
+    /// A whole number ≥ `min`; not written when it is `unwritten` (a default no file can give).
+    static func int<R: GestureRecognizer>(_ key: String, _ kp: ReferenceWritableKeyPath<R, Int> & Sendable, min: Int,
+                                          unwritten: Int? = nil) -> RecognizerProperty {
+        RecognizerProperty(key: key, read: { g, v, p, r in (typed(g) as R)[keyPath: kp] = try r.reader.integer(v, p, min: min) },
+                           write: { g, w in
+                               let n = (typed(g) as R)[keyPath: kp]
+                               if n != unwritten { w.key(string: key); w.int(n) }
+                           })
+    }
+
+    /// A number ≥ 0 (seconds, points).
+    static func nonNegative<R: GestureRecognizer>(_ key: String, _ kp: ReferenceWritableKeyPath<R, Double> & Sendable) -> RecognizerProperty {
+        RecognizerProperty(key: key, read: { g, v, p, r in
+            let n = try r.reader.number(v, p)
+            guard n >= 0 else { throw r.reader.error(p, "must not be negative, found \(n)") }
+            (typed(g) as R)[keyPath: kp] = n
+        }, write: { g, w in w.key(string: key); w.number((typed(g) as R)[keyPath: kp]) })
+    }
+
+    /// A list of names of a `NamedOptions` set (`["left", "right"]`). An empty list is an error, or,
+    /// with `whenEmpty`, a warning saying what that means.
+    static func names<R: GestureRecognizer, O: NamedOptions>(_ key: String, _ kp: ReferenceWritableKeyPath<R, O> & Sendable, what: String,
+                                                              whenEmpty warning: String? = nil) -> RecognizerProperty {
+        RecognizerProperty(key: key, read: { g, v, p, r in
+            var set: O = []
+            for (i, name) in try r.reader.strings(v, p).enumerated() {
+                guard let member = O(name: name) else {
+                    let hint = SceneReader.closest(name, in: O.readableNames).map { " (did you mean \"\($0)\"?)" } ?? ""
+                    throw r.reader.error("\(p)[\(i)]", "unknown \(what) \"\(name)\"\(hint); one of \(O.readableNames.joined(separator: ", "))")
+                }
+                set.formUnion(member)
+            }
+            if set.isEmpty {
+                guard let warning else { throw r.reader.error(p, "needs at least one \(what)") }
+                r.warnings.append("\(r.reader.file): \(p): \(warning)")
+            }
+            (typed(g) as R)[keyPath: kp] = set
+        }, write: { g, w in
+            w.key(string: key)
+            w.beginArray()
+            for name in (typed(g) as R)[keyPath: kp].names { w.string(name) }
+            w.endArray()
+        })
+    }
+}
+
+/// What a property reads with: the scene's reader (errors with paths and lines) and its warnings.
+struct PropertyReader {
+    let reader: SceneReader
+    var warnings: [String] = []
+}
+
+/// One recognizer type of the scene format (`"type": "tap"`): the class it makes and its properties.
+struct RecognizerSchema: Sendable {
+    let kind: RecognizerKind
+    let make: @Sendable () -> GestureRecognizer
+    let properties: [RecognizerProperty]
+    /// A check across properties once all are read: what is wrong, or nil.
+    var check: @Sendable (GestureRecognizer) -> String? = { _ in nil }
+
+    /// Every recognizer's own properties (UIGestureRecognizer's), in the order they are written.
+    static let common: [RecognizerProperty] = [
+        .bool("enabled", \GestureRecognizer.isEnabled),
+        .bool("cancelsTouchesInView", \GestureRecognizer.cancelsTouchesInView),
+        .bool("delaysTouchesBegan", \GestureRecognizer.delaysTouchesBegan),
+        .bool("delaysTouchesEnded", \GestureRecognizer.delaysTouchesEnded),
+    ]
+
+    /// Keys the scene builder reads itself: the name, the type, and the links between recognizers.
+    static let nameKey = "name", typeKey = "type", requireToFailKey = "requireToFail", simultaneousKey = "simultaneousWith"
+
+    static let all: [RecognizerSchema] = [
+        RecognizerSchema(kind: .tap, make: TapGestureRecognizer.init, properties: [
+            .int("numberOfTapsRequired", \TapGestureRecognizer.numberOfTapsRequired, min: 1),
+            .int("numberOfTouchesRequired", \TapGestureRecognizer.numberOfTouchesRequired, min: 1),
+        ]),
+        RecognizerSchema(kind: .longPress, make: LongPressGestureRecognizer.init, properties: [
+            .nonNegative("minimumPressDuration", \LongPressGestureRecognizer.minimumPressDuration),
+            .nonNegative("allowableMovement", \LongPressGestureRecognizer.allowableMovement),
+            .int("numberOfTapsRequired", \LongPressGestureRecognizer.numberOfTapsRequired, min: 0),
+            .int("numberOfTouchesRequired", \LongPressGestureRecognizer.numberOfTouchesRequired, min: 1),
+        ]),
+        RecognizerSchema(kind: .pan, make: PanGestureRecognizer.init, properties: [
+            .int("minimumNumberOfTouches", \PanGestureRecognizer.minimumNumberOfTouches, min: 1),
+            // Unlimited (Int.max) unless a file says otherwise: written only when it does.
+            .int("maximumNumberOfTouches", \PanGestureRecognizer.maximumNumberOfTouches, min: 1, unwritten: Int.max),
+        ], check: { g in
+            guard let pan = g as? PanGestureRecognizer else { return nil }
+            return pan.maximumNumberOfTouches < pan.minimumNumberOfTouches
+                ? "maximumNumberOfTouches (\(pan.maximumNumberOfTouches)) is below minimumNumberOfTouches (\(pan.minimumNumberOfTouches))" : nil
+        }),
+        RecognizerSchema(kind: .screenEdgePan, make: ScreenEdgePanGestureRecognizer.init, properties: [
+            .names("edges", \ScreenEdgePanGestureRecognizer.edges, what: "edge", whenEmpty: "no edges: this screenEdgePan never fires"),
+        ]),
+        RecognizerSchema(kind: .swipe, make: SwipeGestureRecognizer.init, properties: [
+            .names("direction", \SwipeGestureRecognizer.direction, what: "direction"),
+            .int("numberOfTouchesRequired", \SwipeGestureRecognizer.numberOfTouchesRequired, min: 1),
+        ]),
+        RecognizerSchema(kind: .pinch, make: PinchGestureRecognizer.init, properties: []),
+        RecognizerSchema(kind: .rotation, make: RotationGestureRecognizer.init, properties: []),
+    ]
+
+    /// The schema of a scene file's `"type"`.
+    static func named(_ type: String) -> RecognizerSchema? { all.first { $0.kind.name.description == type } }
+
+    /// The schema of a recognizer's class (nil for a class the format does not know).
+    static func of(_ g: GestureRecognizer) -> RecognizerSchema? {
+        let kind = RecognizerKind(g)
+        return all.first { $0.kind == kind }
+    }
+
+    /// The keys a recognizer of this type may have, in the order error messages list them.
+    var allowedKeys: [String] {
+        [Self.nameKey, Self.typeKey] + Self.common.map(\.key) + [Self.requireToFailKey, Self.simultaneousKey] + properties.map(\.key)
+    }
+
+    /// Every type's name, for messages.
+    static var typeNames: [String] { all.map { $0.kind.name.description } }
+}
