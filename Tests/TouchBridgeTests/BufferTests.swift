@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TouchInput
 @testable import TouchBridge
 
 @Suite("ByteBuffer: the JSON writer's storage and a client's unsent lines")
@@ -72,9 +73,9 @@ struct OutputQueueTests {
             #expect(text.withUnsafeBufferPointer { q.append($0, terminator: 0x0a, limit: limit) })
             sent += text + [0x0a]
             line += 1
-            if line % 100 == 0 { #expect(q.flush(to: ours) != .empty || q.count == 0) }
+            if line % 100 == 0 { #expect(q.flush(to: FileDescriptor(rawValue: ours)) != .empty || q.count == 0) }
         }
-        #expect(q.flush(to: ours) == .waiting)
+        #expect(q.flush(to: FileDescriptor(rawValue: ours)) == .waiting)
         // Past the limit: refused, and nothing of it is queued.
         let before = q.count
         let big = [UInt8](repeating: 0x41, count: limit - before + 1)
@@ -85,7 +86,7 @@ struct OutputQueueTests {
         var result = OutputQueue.FlushResult.waiting
         while result == .waiting {
             received += drain(theirs)
-            result = q.flush(to: ours)
+            result = q.flush(to: FileDescriptor(rawValue: ours))
         }
         received += drain(theirs)
         #expect(result == .empty && q.count == 0)
@@ -99,6 +100,6 @@ struct OutputQueueTests {
         close(theirs)
         let q = OutputQueue()
         #expect(q.append(Array("hello\n".utf8), limit: 100))
-        #expect(q.flush(to: ours) == .failed(EPIPE))
+        #expect(q.flush(to: FileDescriptor(rawValue: ours)) == .failed(Errno(EPIPE)))
     }
 }

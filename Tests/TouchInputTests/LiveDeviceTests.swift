@@ -80,7 +80,7 @@ struct LiveDeviceTests {
     @Test("udev discovery lists only event nodes, touchscreens among them when asked")
     func discovery() throws {
         let monitor = try DeviceMonitor()
-        #expect(monitor.fd >= 0)
+        #expect(monitor.fd.rawValue >= 0)
         let all = monitor.allInputDevices()
         #expect(all.allSatisfy { $0.devnode.hasPrefix("/dev/input/event") })
         #expect(monitor.enumerate().allSatisfy { $0.isTouchscreen })

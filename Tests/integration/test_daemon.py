@@ -452,8 +452,11 @@ class LiveControlTests(unittest.TestCase):
                                       "recognizers": [{"name": "press", "type": "tap"}]}]}, f)
             watcher = Client(d.socket, ["gestures", "scene", "devices"])
             self.assertEqual([v["name"] for v in watcher.next()["scene"]["views"]], ["screen"])
+            # SIGINT at its default in the child: a shell that runs the tests in the background has it
+            # ignored, and an ignored signal stays ignored across exec.
             push = subprocess.Popen([CTL, "scene", "push", path, "--socket", d.socket],
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                    preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
             scene = watcher.until(lambda l: l["event"] == "scene")[-1]["scene"]
             self.assertEqual([(v["name"], v.get("clientScene")) for v in scene["views"]], [("screen", None), ("kiosk/button", "kiosk")])
             self.assertEqual(scene["views"][1]["recognizers"][0]["name"], "kiosk/press")

@@ -2,6 +2,12 @@ import CLinux
 import Glibc
 import TouchInput
 
+/// A bindings file that cannot be used: the file, the key and what is wrong.
+public struct BindingsError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
+
 /// `touchbridgectl bind FILE`: runs a command for each gesture, as lisgd does.
 ///
 /// FILE is a JSON object from a recognizer name, optionally with a state ("pan:ended"), to an argv:
@@ -15,21 +21,21 @@ public struct Bindings {
     public static func parse(_ text: String, file: String) throws -> Bindings {
         let json: JSON
         do { json = try JSONParser.parse(text) } catch let e as JSONSyntaxError {
-            throw ServerError("\(file):\(e.line): column \(e.column): \(e.message)")
+            throw BindingsError("\(file):\(e.line): column \(e.column): \(e.message)")
         }
         guard let members = json.objectValue else {
-            throw ServerError("\(file): must be an object from recognizer name to a command: {\"doubleTap\": [\"xdotool\", \"key\", \"F11\"]}")
+            throw BindingsError("\(file): must be an object from recognizer name to a command: {\"doubleTap\": [\"xdotool\", \"key\", \"F11\"]}")
         }
         var commands: [(String, [String])] = []
         for (key, value) in members {
             guard let array = value.arrayValue, !array.isEmpty,
                   case let argv = array.compactMap(\.stringValue), argv.count == array.count else {
-                throw ServerError("\(file): \(key): must be a non-empty array of strings (the program and its arguments; no shell)")
+                throw BindingsError("\(file): \(key): must be a non-empty array of strings (the program and its arguments; no shell)")
             }
             if let colon = key.firstIndex(of: ":") {
                 let state = String(key[key.index(after: colon)...])
                 guard ["recognized", "began", "changed", "ended", "cancelled"].contains(state) else {
-                    throw ServerError("\(file): \(key): unknown state \"\(state)\"; one of recognized, began, changed, ended, cancelled")
+                    throw BindingsError("\(file): \(key): unknown state \"\(state)\"; one of recognized, began, changed, ended, cancelled")
                 }
             }
             commands.append((key, argv))
@@ -45,7 +51,7 @@ public struct Bindings {
     /// Refuses bindings for recognizers `scene` does not have, with the nearest name.
     public func check(against scene: Scene, file: String) throws {
         if let problem = unknownNames(in: scene.recognizers.compactMap(\.name), source: scene.source).first {
-            throw ServerError("\(file): \(problem)")
+            throw BindingsError("\(file): \(problem)")
         }
     }
 
@@ -139,7 +145,7 @@ extension Ctl {
             let client: SocketClient
             do {
                 client = try SocketClient(path: path)
-                try client.send("{\"subscribe\":[\"gestures\",\"scene\"]}")
+                try client.subscribe(["gestures", "scene"])
                 if attempt > 0 { log.info("connected to \(path) again") }
                 attempt = 0
                 wait = 0.5
@@ -151,8 +157,8 @@ extension Ctl {
                 continue
             }
             // Gestures, scene changes and signals, as they come.
-            var fds = [pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: client.fd.rawValue, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: signals.fd.rawValue, events: Int16(POLLIN), revents: 0)]
             var connected = true
             while connected {
                 guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { break }
@@ -190,7 +196,7 @@ extension Ctl {
             if let pid = Bindings.spawn(argv, environment: env) {
                 running[pid] = argv.joined(separator: " ")
             } else {
-                log.error("\(name) \(state): cannot run \(argv[0]): \(String(cString: strerror(errno)))")
+                log.error("\(name) \(state): cannot run \(argv[0]): \(Errno.current)")
             }
         }
     }
@@ -210,7 +216,7 @@ extension Ctl {
         while true {
             let left = end - monotonicNow()
             if left <= 0 { return true }
-            var fd = pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0)
+            var fd = pollfd(fd: signals.fd.rawValue, events: Int16(POLLIN), revents: 0)
             if poll(&fd, 1, Int32(left * 1000) + 1) > 0 && !handle(signals.take(), running: &running, log: log) { return false }
         }
     }

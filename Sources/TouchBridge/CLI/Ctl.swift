@@ -103,7 +103,7 @@ public enum Ctl {
         if let p = SocketServer.defaultPath(), access(p, F_OK) == 0 { return p }
         if access("/run/touchbridge/touchbridge.sock", F_OK) == 0 { return "/run/touchbridge/touchbridge.sock" }
         guard let p = SocketServer.defaultPath() else {
-            throw ServerError("no socket path: pass --socket PATH or set TOUCHBRIDGE_SOCKET (XDG_RUNTIME_DIR is not set)")
+            throw SocketError("no socket path: pass --socket PATH or set TOUCHBRIDGE_SOCKET (XDG_RUNTIME_DIR is not set)")
         }
         return p
     }

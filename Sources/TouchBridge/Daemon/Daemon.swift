@@ -144,7 +144,7 @@ public final class Daemon {
         var controlGroup: (name: String, gid: UInt32)?
         if let name = options.controlGroup {
             guard let group = ControlPolicy.group(named: name) else {
-                throw ServerError("control group \"\(name)\" does not exist (create it, or name another with --control-group)")
+                throw SocketError("control group \"\(name)\" does not exist (create it, or name another with --control-group)")
             }
             controlGroup = group
         }

@@ -22,22 +22,8 @@ public struct SystemdNotifier {
     @discardableResult
     public func notify(_ state: String) -> Bool {
         guard let path, !path.isEmpty else { return false }
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        var bytes = Array(path.utf8)
-        if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }        // abstract namespace
-        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { return false }
-        withUnsafeMutableBytes(of: &addr.sun_path) { buf in for (i, b) in bytes.enumerated() { buf[i] = b } }
-        let len = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (bytes.first == 0 ? 0 : 1))
-        let message = Array(state.utf8)
-        let sent = withUnsafePointer(to: &addr) { a in
-            a.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                message.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), sa, len) }
-            }
-        }
-        return sent == message.count
+        // An abstract name is written "@name" (UnixSocketAddress).
+        guard let address = try? UnixSocketAddress(path) else { return false }
+        return UnixSocket.sendDatagram(Array(state.utf8), to: address)
     }
 }

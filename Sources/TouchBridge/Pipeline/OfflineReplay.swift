@@ -43,7 +43,7 @@ public enum OfflineReplay {
         let config = try scene.replayConfig(for: recording)
         let device = options.deviceIndex
         guard let mapping = DeviceSetup.mapping(recording.device, config, window: scene.window.bounds, udevCalibration: nil) else {
-            throw ServerError("\(recording.source): the recording's device has no position axes")
+            throw RecordingError(file: recording.source, line: 1, reason: "the recording's device has no position axes")
         }
 
         let pipeline = Pipeline(scene: scene, log: log)
@@ -62,7 +62,7 @@ public enum OfflineReplay {
         var mirror: EvemuWriter?
         if let path = options.mirrorPath {
             guard scene.allowsPassthrough else {
-                throw ServerError("--mirror needs a scene loaded for pass-through")
+                throw SceneError(file: scene.source, line: nil, path: "", message: "--mirror needs a scene loaded for pass-through")
             }
             let description = MirrorDescription.of(recording.device)
             let writer = try EvemuWriter(path: path, device: description, comments: [

@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import TouchInput
 
 /// Who a connection is, from the kernel (SO_PEERCRED, SO_PEERGROUPS): read once, at accept.
 public struct PeerCredentials: Equatable, Sendable {
@@ -17,7 +18,8 @@ public struct PeerCredentials: Equatable, Sendable {
     }
 
     /// The peer of a connected Unix socket; nil when the kernel does not say.
-    static func of(_ fd: Int32) -> PeerCredentials? {
+    static func of(_ socket: FileDescriptor) -> PeerCredentials? {
+        let fd = socket.rawValue
         var cred: (Int32, UInt32, UInt32) = (0, 0, 0)
         var len = socklen_t(12)
         let rc = withUnsafeMutableBytes(of: &cred) { getsockopt(fd, SOL_SOCKET, clinux_so_peercred(), $0.baseAddress, &len) }

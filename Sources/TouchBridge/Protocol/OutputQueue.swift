@@ -1,5 +1,4 @@
-import CLinux
-import Glibc
+import TouchInput
 
 /// What waits for one non-blocking stream socket: the gesture socket's clients and the visualizer's
 /// pages. Bytes are appended as lines are made and sent when the socket takes them; a peer that stops
@@ -19,8 +18,8 @@ final class OutputQueue {
         case empty
         /// The socket is full; the rest goes when it is writable again.
         case waiting
-        /// The socket failed (the peer went away): `errno`.
-        case failed(Int32)
+        /// The socket failed (the peer went away).
+        case failed(Errno)
     }
 
     /// Appends `line` and then `terminator` (if any), unless the queue would then hold more than `limit`
@@ -40,15 +39,14 @@ final class OutputQueue {
 
     /// Sends as much as `fd` takes now (MSG_DONTWAIT: never blocks; MSG_NOSIGNAL: a closed peer is an
     /// error, not SIGPIPE).
-    func flush(to fd: Int32) -> FlushResult {
+    func flush(to fd: FileDescriptor) -> FlushResult {
         while count > 0 {
-            let n = send(fd, bytes.base + start, count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { break }
-                return .failed(errno)
+            switch UnixSocket.sendNow(fd, UnsafeRawBufferPointer(start: bytes.base + start, count: count)) {
+            case .failure(let e): return .failed(e)
+            case .success(0): break
+            case .success(let n): start += n; continue
             }
-            start += n
+            break
         }
         if count == 0 {
             // The storage is kept (up to 256 KiB) for the next burst rather than freed and grown again.

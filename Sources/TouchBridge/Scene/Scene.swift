@@ -54,7 +54,7 @@ public final class Scene {
         let info = DeviceInfo(devnode: "", name: recording.device.name, vendor: recording.device.vendor,
                               product: recording.device.product)
         guard let config = deviceConfig(for: info) else {
-            throw ServerError("\(recording.source): no \"devices\" entry of \(source) selects \"\(recording.device.name)\" "
+            throw SceneError(file: recording.source, line: nil, path: "", message: "no \"devices\" entry of \(source) selects \"\(recording.device.name)\" "
                 + "(\(recording.device.vendorProduct)), so the daemon would not open it; add an entry that "
                 + "matches it (entries match by name, vendorProduct and property; devnode cannot match a recording)")
         }

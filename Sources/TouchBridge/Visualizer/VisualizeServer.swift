@@ -18,23 +18,23 @@ public final class VisualizeServer {
     static let maximumRequest = 8192
 
     final class Peer {
-        let fd: Int32
+        let fd: FileDescriptor
         var request: [UInt8] = []
         var isStream = false
         let output = OutputQueue()
         var wantsWritable = false
         /// Close once the output is sent (a plain response).
         var closeWhenSent = false
-        init(fd: Int32) { self.fd = fd }
+        init(fd: FileDescriptor) { self.fd = fd }
     }
 
     let loop: EventLoop
     let log: Logger
     let socketPath: String
-    let listenFD: Int32
+    let listenFD: FileDescriptor
     public let url: String
     private let page: [UInt8]
-    private var peers: [Int32: Peer] = [:]
+    private var peers: [FileDescriptor: Peer] = [:]
     private var daemon: SocketClient?
     private let retry: Timer
     /// What a page that connects is told first: the scene, and the devices present by node.
@@ -62,36 +62,23 @@ public final class VisualizeServer {
 
     static func parse(_ address: String) throws -> (String, UInt16) {
         guard let colon = address.lastIndex(of: ":"), let port = UInt16(address[address.index(after: colon)...]), port > 0 else {
-            throw ServerError("--listen takes ADDR:PORT, e.g. 127.0.0.1:8391 (or 0.0.0.0:8391 to be reachable from the network), not \"\(address)\"")
+            throw SocketError("--listen takes ADDR:PORT, e.g. 127.0.0.1:8391 (or 0.0.0.0:8391 to be reachable from the network), not \"\(address)\"")
         }
         var host = String(address[..<colon])
         if host == "localhost" || host.isEmpty { host = "127.0.0.1" }
-        var probe = in_addr()
-        guard inet_pton(AF_INET, host, &probe) == 1 else {
-            throw ServerError("--listen: \"\(host)\" is not an IPv4 address (e.g. 127.0.0.1, or 0.0.0.0 for every interface)")
+        guard InetSocket.isAddress(host) else {
+            throw SocketError("--listen: \"\(host)\" is not an IPv4 address (e.g. 127.0.0.1, or 0.0.0.0 for every interface)")
         }
         return (host, port)
     }
 
-    static func listen(host: String, port: UInt16) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { throw SystemError("socket", "the page's listening socket", errno: errno) }
-        var one: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(4))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        _ = inet_pton(AF_INET, host, &addr.sin_addr)
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    static func listen(host: String, port: UInt16) throws -> FileDescriptor {
+        do {
+            return try InetSocket.listen(host: host, port: port)
+        } catch {
+            throw SocketError("\(host):\(port): cannot listen: \(error.errno)"
+                              + (error.errno.rawValue == EADDRINUSE ? " (another visualize is running there? choose another with --listen ADDR:PORT)" : ""))
         }
-        guard rc == 0, Glibc.listen(fd, 16) == 0 else {
-            let e = errno
-            close(fd)
-            throw ServerError("\(host):\(port): cannot listen: \(String(cString: strerror(e)))"
-                              + (e == EADDRINUSE ? " (another visualize is running there? choose another with --listen ADDR:PORT)" : ""))
-        }
-        return fd
     }
 
     /// Serves until SIGINT or SIGTERM.
@@ -101,7 +88,7 @@ public final class VisualizeServer {
         connectDaemon()
         loop.run()
         for fd in Array(peers.keys) { drop(fd) }
-        close(listenFD)
+        listenFD.close()
         return 0
     }
 
@@ -111,9 +98,9 @@ public final class VisualizeServer {
         guard daemon == nil else { return }
         do {
             let client = try SocketClient(path: socketPath)
-            try client.send("{\"subscribe\":[\"gestures\",\"touches\",\"devices\",\"recognizers\",\"scene\"]}")
-            _ = fcntl(client.fd, F_SETFL, fcntl(client.fd, F_GETFL) | O_NONBLOCK)
-            try loop.add(client.fd, events: EventLoop.readable | EventLoop.hangup) { [unowned self] _ in self.readDaemon() }
+            try client.subscribe(ClientCommand.topicNames)
+            client.fd.setNonBlocking()
+            try loop.add(client.fd, events: [.readable, .hangup]) { [unowned self] _ in self.readDaemon() }
             daemon = client
             retry.arm(at: nil)
             log.info("following the daemon on \(socketPath)")
@@ -173,39 +160,33 @@ public final class VisualizeServer {
 
     private func acceptAll() {
         while true {
-            let fd = accept(listenFD, nil, nil)
-            if fd < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                return
-            }
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            guard case .success(let accepted?) = UnixSocket.acceptConnection(listenFD) else { return }
+            let fd = accepted
             let peer = Peer(fd: fd)
             peers[fd] = peer
             do {
-                try loop.add(fd, events: EventLoop.readable | EventLoop.hangup) { [unowned self] ev in self.service(fd, ev) }
+                try loop.add(fd, events: [.readable, .hangup]) { [unowned self] ev in self.service(fd, ev) }
             } catch {
                 peers[fd] = nil
-                close(fd)
+                fd.close()
             }
         }
     }
 
-    private func service(_ fd: Int32, _ events: UInt32) {
+    private func service(_ fd: FileDescriptor, _ events: EventLoop.Events) {
         guard let peer = peers[fd] else { return }
-        if events & EventLoop.writable != 0 { flush(peer) }
+        if events.contains(.writable) { flush(peer) }
         guard peers[fd] != nil else { return }
-        if events & (EventLoop.readable | EventLoop.hangup) != 0 { read(peer) }
+        if !events.isDisjoint(with: [.readable, .hangup]) { read(peer) }
         guard peers[fd] != nil else { return }
-        if events & EventLoop.closed != 0 { drop(fd) }
+        if !events.isDisjoint(with: .closed) { drop(fd) }
     }
 
     private func read(_ peer: Peer) {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let n = buffer.withUnsafeMutableBytes { recv(peer.fd, $0.baseAddress, $0.count, 0) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { return }
+            guard case .success(let got?) = buffer.withUnsafeMutableBytes({ UnixSocket.receive(peer.fd, into: $0) }) else { return }
+            let n = got
             if n == 0 { return drop(peer.fd) }
             // A stream's page sends nothing more; what it might send is ignored.
             guard !peer.isStream else { continue }
@@ -275,13 +256,13 @@ public final class VisualizeServer {
         let want = peer.output.count > 0
         if want != peer.wantsWritable {
             peer.wantsWritable = want
-            loop.modify(peer.fd, events: EventLoop.readable | EventLoop.hangup | (want ? EventLoop.writable : 0))
+            loop.modify(peer.fd, events: want ? [.readable, .hangup, .writable] : [.readable, .hangup])
         }
     }
 
-    private func drop(_ fd: Int32) {
+    private func drop(_ fd: FileDescriptor) {
         guard peers.removeValue(forKey: fd) != nil else { return }
         loop.remove(fd)
-        close(fd)
+        fd.close()
     }
 }

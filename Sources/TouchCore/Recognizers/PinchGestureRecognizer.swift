@@ -6,7 +6,7 @@
 ///     → ended                 both fingers have lifted
 ///     possible → failed       the fingers lifted before it began
 ///     → cancelled             the touches are cancelled (S6)
-open class PinchGestureRecognizer: GestureRecognizer {
+open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
     /// PI1: the current distance ÷ the distance at began; 1.0 at began. Setting it resets the velocity.
     public final var scale: Double {
         get { currentScale }
@@ -16,8 +16,6 @@ open class PinchGestureRecognizer: GestureRecognizer {
             if tracker.hasBoth && newValue != 0 { referenceDistance = tracker.distance / newValue }
         }
     }
-    /// PI2: scale per second.
-    public final private(set) var velocity = 0.0
     /// PI3: points of distance change before the pinch begins; UIKit's value is undocumented
     /// ("about 5–10 pt"), 8 pt is used.
     public final var hysteresis = 8.0
@@ -26,11 +24,9 @@ open class PinchGestureRecognizer: GestureRecognizer {
     /// two-finger hold in Tests/Fixtures moves 18 pt at 550 pt apart), which must not be a pinch.
     public final var relativeHysteresis = 0.05
 
-    private var tracker = TwoFingerTracker()
     private var currentScale = 1.0
     private var startDistance = 0.0
     private var referenceDistance = 0.0
-    private var lastTime = 0.0
 
     override public init() { super.init() }
 
@@ -54,37 +50,21 @@ open class PinchGestureRecognizer: GestureRecognizer {
             guard abs(d - startDistance) >= max(hysteresis, startDistance * relativeHysteresis) else { return }
             referenceDistance = d
             currentScale = 1
-            velocity = 0
-            lastTime = event.timestamp
-            state = .began
+            begin(at: event.timestamp)
         case .began, .changed:
             guard referenceDistance > 0 else { return }
             let newScale = d / referenceDistance
-            velocity = TwoFingerTracker.smoothedVelocity(previous: velocity, change: newScale - currentScale,
-                                                         dt: event.timestamp - lastTime)
+            let change = newScale - currentScale
             currentScale = newScale
-            lastTime = event.timestamp
-            state = .changed
+            changed(by: change, at: event.timestamp)
         case .ended, .cancelled, .failed:
             break
         }
     }
 
-    override open func touchesEnded(_ touches: Set<Touch>, with event: Event) {
-        super.touchesEnded(touches, with: event)
-        tracker.touchesEnded(touches, of: self)
-    }
-
-    override open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
-        super.touchesCancelled(touches, with: event)
-        tracker.touchesCancelled(touches, of: self)
-    }
-
     override open func reset() {
         super.reset()
-        tracker.removeAll()
         currentScale = 1
-        velocity = 0
         startDistance = 0
         referenceDistance = 0
     }

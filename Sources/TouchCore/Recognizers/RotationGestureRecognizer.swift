@@ -8,7 +8,7 @@
 ///
 /// `rotation` is cumulative since began and may pass ±π; positive is clockwise on screen, so that
 /// `transform.rotated(by: rotation)` follows the fingers (RO2).
-open class RotationGestureRecognizer: GestureRecognizer {
+open class RotationGestureRecognizer: TwoFingerGestureRecognizer {
     /// RO1: radians since began, clockwise positive. Setting it resets the velocity.
     public final var rotation: Double {
         get { currentRotation }
@@ -17,18 +17,14 @@ open class RotationGestureRecognizer: GestureRecognizer {
             velocity = 0
         }
     }
-    /// RO1: radians per second.
-    public final private(set) var velocity = 0.0
     /// RO3: radians the fingers must turn before the rotation begins; UIKit's value is undocumented,
     /// 0.07 rad (4°) is used.
     public final var threshold = 0.07
 
-    private var tracker = TwoFingerTracker()
     private var currentRotation = 0.0
     /// The finger line's angle at the last update, for unwrapping across ±π.
     private var lastAngle = 0.0
     private var turnedBeforeBegan = 0.0
-    private var lastTime = 0.0
 
     override public init() { super.init() }
 
@@ -50,35 +46,18 @@ open class RotationGestureRecognizer: GestureRecognizer {
             turnedBeforeBegan += delta
             guard abs(turnedBeforeBegan) >= threshold else { return }
             currentRotation = 0
-            velocity = 0
-            lastTime = event.timestamp
-            state = .began
+            begin(at: event.timestamp)
         case .began, .changed:
-            velocity = TwoFingerTracker.smoothedVelocity(previous: velocity, change: delta,
-                                                         dt: event.timestamp - lastTime)
             currentRotation += delta
-            lastTime = event.timestamp
-            state = .changed
+            changed(by: delta, at: event.timestamp)
         case .ended, .cancelled, .failed:
             break
         }
     }
 
-    override open func touchesEnded(_ touches: Set<Touch>, with event: Event) {
-        super.touchesEnded(touches, with: event)
-        tracker.touchesEnded(touches, of: self)
-    }
-
-    override open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
-        super.touchesCancelled(touches, with: event)
-        tracker.touchesCancelled(touches, of: self)
-    }
-
     override open func reset() {
         super.reset()
-        tracker.removeAll()
         currentRotation = 0
-        velocity = 0
         lastAngle = 0
         turnedBeforeBegan = 0
     }

@@ -57,3 +57,47 @@ struct TwoFingerTracker {
         return 0.75 * previous + 0.25 * (change / dt)
     }
 }
+
+/// What a pinch and a rotation share (uikit-semantics PI1–PI3, RO1–RO3): the first two fingers that land
+/// are followed (later ones ignored, C5), the gesture lasts until both have lifted, a cancellation
+/// cancels it (S6), and its velocity is the smoothed rate of its value (PI2). Not a UIKit class: the two
+/// UIKit recognizers each do this themselves.
+open class TwoFingerGestureRecognizer: GestureRecognizer {
+    /// PI2, RO1: the value's change per second, smoothed.
+    public final internal(set) var velocity = 0.0
+    var tracker = TwoFingerTracker()
+    /// The time of the last update, for the velocity.
+    var lastTime = 0.0
+
+    override public init() { super.init() }
+
+    /// The gesture begins (`state` → began) at `time`, its velocity at rest.
+    final func begin(at time: Double) {
+        velocity = 0
+        lastTime = time
+        state = .began
+    }
+
+    /// The value changed by `change` at `time` (`state` → changed).
+    final func changed(by change: Double, at time: Double) {
+        velocity = TwoFingerTracker.smoothedVelocity(previous: velocity, change: change, dt: time - lastTime)
+        lastTime = time
+        state = .changed
+    }
+
+    override open func touchesEnded(_ touches: Set<Touch>, with event: Event) {
+        super.touchesEnded(touches, with: event)
+        tracker.touchesEnded(touches, of: self)
+    }
+
+    override open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
+        super.touchesCancelled(touches, with: event)
+        tracker.touchesCancelled(touches, of: self)
+    }
+
+    override open func reset() {
+        super.reset()
+        tracker.removeAll()
+        velocity = 0
+    }
+}

@@ -71,8 +71,7 @@ public final class DeviceMonitor {
         self.monitor = monitor
         self.includeTablets = includeTablets
         // Non-blocking: the event loop only reads when poll says so.
-        let fd = udev_monitor_get_fd(monitor)
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        FileDescriptor(rawValue: udev_monitor_get_fd(monitor)).setNonBlocking()
     }
 
     deinit {
@@ -81,7 +80,7 @@ public final class DeviceMonitor {
     }
 
     /// The netlink socket to poll for hotplug.
-    public var fd: Int32 { udev_monitor_get_fd(monitor) }
+    public var fd: FileDescriptor { FileDescriptor(rawValue: udev_monitor_get_fd(monitor)) }
 
     /// Every input device udev knows with a /dev/input/event node, touch devices or not.
     public func allInputDevices() -> [DeviceInfo] {

@@ -11,7 +11,7 @@ import TouchCore
 public final class EvdevDevice {
     public let path: String
     public let description: DeviceDescription
-    public let fd: Int32
+    public let fd: FileDescriptor
     public var assembler: FrameAssembler
     public private(set) var isGrabbed = false
     /// Called when the kernel reported SYN_DROPPED (this reader fell behind), after the resync.
@@ -60,7 +60,7 @@ public final class EvdevDevice {
         var mapping = CoordinateMapping(device: description, target: target)!
         configure(&mapping)
         self.path = path
-        self.fd = fd
+        self.fd = FileDescriptor(rawValue: fd)
         self.dev = dev
         self.description = description
         self.assembler = FrameAssembler(device: description, mapping: mapping, deviceIndex: deviceIndex)
@@ -94,7 +94,7 @@ public final class EvdevDevice {
         guard let dev else { return }
         if isGrabbed { _ = libevdev_grab(dev, LIBEVDEV_UNGRAB) }
         libevdev_free(dev)
-        Glibc.close(fd)
+        fd.close()
         self.dev = nil
         isGrabbed = false
     }
@@ -111,7 +111,7 @@ public final class EvdevDevice {
         guard dev != nil else { return .removed }
         let size = MemoryLayout<input_event>.stride
         while true {
-            let n = readBuffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = readBuffer.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
             if n < 0 {
                 let e = errno
                 if e == EINTR { continue }

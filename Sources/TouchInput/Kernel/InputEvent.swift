@@ -8,10 +8,7 @@ public struct InputEvent: Equatable, Sendable, CustomStringConvertible {
     public var value: Int32
 
     public init(time: Double, type: UInt16, code: UInt16, value: Int32) {
-        self.time = time
-        self.type = type
-        self.code = code
-        self.value = value
+        (self.time, self.type, self.code, self.value) = (time, type, code, value)
     }
 
     public var description: String {

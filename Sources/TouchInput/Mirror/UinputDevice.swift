@@ -101,11 +101,11 @@ public enum UinputError: Error, CustomStringConvertible, Equatable {
             return "\(UinputDevice.path): permission denied (it belongs to group \"uinput\" with the udev rule `make install` "
                 + "adds; the systemd service is in that group; run by hand, run as root or join the group: sudo usermod -aG uinput $USER)"
         case .opening(let e):
-            return "\(UinputDevice.path): open failed: \(String(cString: strerror(e)))"
+            return SystemError("open", UinputDevice.path, errno: e).description
         case .creating(let name, let e):
-            return "\(UinputDevice.path): cannot create \"\(name)\": \(String(cString: strerror(e)))"
+            return "\(UinputDevice.path): cannot create \"\(name)\": \(Errno(e))"
         case .writing(let name, let e):
-            return "\"\(name)\": write to the mirror failed: \(String(cString: strerror(e)))"
+            return "\"\(name)\": write to the mirror failed: \(Errno(e))"
         }
     }
 }

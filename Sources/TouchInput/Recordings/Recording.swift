@@ -102,6 +102,12 @@ public struct RecordingError: Error, CustomStringConvertible, Equatable {
     public var line: Int
     public var reason: String
 
+    public init(file: String, line: Int, reason: String) {
+        self.file = file
+        self.line = line
+        self.reason = reason
+    }
+
     public var description: String { "\(file):\(line): \(reason)" }
 }
 

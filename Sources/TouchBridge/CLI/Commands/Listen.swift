@@ -9,9 +9,8 @@ extension Ctl {
     ]) { a in
         try a.expect(0, "nothing")
         let client = try SocketClient(path: try socketPath(a))
-        var topics = ["\"gestures\""]
-        for t in ["touches", "devices", "recognizers", "scene"] where a.has(t) { topics.append("\"\(t)\"") }
-        try client.send("{\"subscribe\":[\(topics.joined(separator: ","))]}")
+        // Gestures always; the other topics as asked (each flag is named after its topic).
+        try client.subscribe(["gestures"] + ClientCommand.topicNames.filter { $0 != "gestures" && a.has($0) })
         var out = StandardOutput()
         while let line = client.readLine() {
             out.line(line)

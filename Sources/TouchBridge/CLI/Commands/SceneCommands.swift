@@ -36,14 +36,14 @@ extension Ctl {
         var parser = JSONParser(try Files.readText(file))
         let json: JSON
         do { json = try parser.parse() } catch let e as JSONSyntaxError {
-            throw ServerError("\(file):\(e.line): column \(e.column): \(e.message)")
+            throw SceneError(file: file, line: e.line, path: "", message: "column \(e.column): \(e.message)")
         }
-        guard let members = json.objectValue else { throw ServerError("\(file): must be an object with \"views\"") }
+        guard let members = json.objectValue else { throw SceneError(file: file, line: nil, path: "", message: "must be an object with \"views\"") }
         // The daemon's own scene chooses the window and the devices; a client scene brings views only.
         for (k, _) in members where k != "views" && k != "name" {
-            throw ServerError("\(file): \"\(k)\": a client scene has only \"views\" (and a \"name\"); the daemon's scene file chooses the window and the devices: remove \"\(k)\"")
+            throw SceneError(file: file, line: nil, path: "", message: "\"\(k)\": a client scene has only \"views\" (and a \"name\"); the daemon's scene file chooses the window and the devices: remove \"\(k)\"")
         }
-        guard let views = json["views"], views.arrayValue != nil else { throw ServerError("\(file): missing \"views\": [...]") }
+        guard let views = json["views"], views.arrayValue != nil else { throw SceneError(file: file, line: nil, path: "", message: "missing \"views\": [...]") }
         var name = a["name"] ?? json["name"]?.stringValue ?? Files.baseName(file)
         if a["name"] == nil, json["name"] == nil, let dot = name.lastIndex(of: ".") { name = String(name[..<dot]) }
         var w = JSONWriter(capacity: 4096)
@@ -52,7 +52,7 @@ extension Ctl {
         w.key("views"); w.value(views)
         w.endObject(); w.endObject()
         let client = try SocketClient(path: try socketPath(a))
-        try client.send("{\"subscribe\":[\"gestures\"]}")
+        try client.subscribe(["gestures"])
         try client.send(String(decoding: w.bytes, as: UTF8.self))
         switch answer(client) {
         case .ok: break

@@ -13,10 +13,10 @@ extension Ctl {
         try a.expect(1, "the mirror's event node (e.g. event7)")
         let sysname = Files.baseName(a.positional[0])
         guard let mirror = DeviceMonitor.info(eventNode: sysname) else {
-            throw ServerError("\(sysname): no such input event node")
+            throw DeviceError.noSuchDevice(path: "/dev/input/" + sysname)
         }
         guard let phys = mirror.phys, phys.hasPrefix(MirrorDescription.physPrefix) else {
-            throw ServerError("\(sysname) \"\(mirror.name)\" is not a TouchBridge mirror (its phys is \"\(mirror.phys ?? "")\")")
+            throw Arguments.Failure(description: "touchbridgectl udev-mirror-properties: \(sysname) \"\(mirror.name)\" is not a TouchBridge mirror (its phys is \"\(mirror.phys ?? "")\")")
         }
         print("TOUCHBRIDGE_MIRROR=1")
         let source = String(phys.dropFirst(MirrorDescription.physPrefix.count))

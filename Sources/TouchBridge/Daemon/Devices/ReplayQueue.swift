@@ -22,7 +22,7 @@ final class ReplayQueue {
     /// Queues `recordings` (each given its device index now) and starts the first after `delay` s.
     func start(_ recordings: [(path: String, recording: Recording)], delay: Double, loop: Bool) throws {
         for (path, r) in recordings where r.device.positionAxes == nil {
-            throw ServerError("\(path): the recording's device has no position axes")
+            throw RecordingError(file: path, line: 1, reason: "the recording's device has no position axes")
         }
         // The scene must select each recording as it would the device (`touchbridgectl replay` alike).
         for (_, r) in recordings { _ = try devices.pipeline.scene.replayConfig(for: r) }

@@ -1,0 +1,242 @@
+import Glibc
+import TouchCore
+import TouchInput
+
+/// The gesture socket: newline-delimited JSON over a Unix stream socket (docs/protocol.md). Its parts:
+/// where it listens (SocketListener: a path, or systemd's socket), each client (ClientConnection: its
+/// line in, its queue out), and the topics' lines to their subscribers (TopicBroadcast). Here: taking
+/// connections, and carrying out what clients send.
+///
+/// Client lines are commands (`{"subscribe": [...]}`, and for permitted peers `set` and `scene`); a bad
+/// one gets an error line and the connection stays usable; a line over 64 KiB is an error and closes
+/// that client. A client that stops reading is dropped once its queue is full (TopicBroadcast).
+public final class SocketServer {
+    public static let maximumLineLength = 64 * 1024
+    /// Bytes a client may have waiting (beyond the kernel's 64 KiB socket buffer) before it is dropped.
+    public static let defaultQueueLimit = 1024 * 1024
+    public var queueLimit: Int {
+        get { topics.queueLimit }
+        set { topics.queueLimit = newValue }
+    }
+    public static let maximumClients = 512
+
+    /// The socket file (nil: systemd's socket).
+    public var path: String? { listener.path }
+    private let listener: SocketListener
+    private let loop: EventLoop
+    private let log: Logger
+    private let topics = TopicBroadcast(queueLimit: SocketServer.defaultQueueLimit)
+    /// The clients by descriptor, for the event loop's wakeups.
+    private var clients: [FileDescriptor: ClientConnection] = [:]
+    /// The first line every client gets.
+    public var hello: [UInt8] = []
+    /// Lines sent right after a subscription (the devices present for "devices", the scene for
+    /// "scene", every recognizer's state for "recognizers"), given the topics subscribed.
+    public var onSubscribe: ((Topics) -> [[UInt8]])?
+    /// Carries out a control command (`set`, `scene`) of a permitted peer; a refusal changes nothing.
+    public var onControl: ((ControlRequest) -> Result<Void, ClientCommand.Refusal>)?
+    /// After a control command's answer is queued: what the command changed may be told now (the
+    /// scene line, device lines), so that the sender reads its `ok` first.
+    public var onControlAnswered: (() -> Void)?
+    /// A connection went away (its client scenes go with it).
+    public var onDisconnect: ((Int) -> Void)?
+    /// Who may send control commands.
+    public var controlPolicy = ControlPolicy()
+    /// Numbers the connections (`ControlRequest.connection`).
+    private var connections = 0
+
+    /// A control command, and who sent it.
+    public struct ControlRequest {
+        /// The connection, unique for the daemon's life: what owns a client scene.
+        public let connection: Int
+        public let peer: PeerCredentials
+        public let command: ClientCommand
+    }
+    /// Topics anyone is subscribed to, so the daemon only builds the lines someone wants.
+    public var onTopicsChanged: ((Topics) -> Void)?
+
+    /// Listens on `path` (mode 0660, `group` when given), or on the socket systemd passed (LISTEN_FDS).
+    public init(path: String?, group: String?, loop: EventLoop, log: Logger) throws {
+        self.loop = loop
+        self.log = log
+        listener = try SocketListener(path: path, group: group, log: log)
+        topics.onOverflow = { [unowned self] client in
+            self.drop(client, reason: "stopped reading: \(client.output.count) bytes queued (its queue holds \(self.queueLimit) bytes); dropped so the others go on")
+        }
+        topics.flush = { [unowned self] client in self.flush(client) }
+        try loop.add(listener.fd) { [unowned self] _ in self.acceptAll() }
+    }
+
+    /// Stops listening; removes the socket file unless systemd owns it.
+    public func shutdown() {
+        flushQueued()
+        for client in topics.clients { drop(client, reason: nil) }
+        loop.remove(listener.fd)
+        listener.close()
+    }
+
+    public var clientCount: Int { clients.count }
+
+    /// The default socket: $TOUCHBRIDGE_SOCKET when set (daemon, touchbridgectl and the examples alike);
+    /// else /run/touchbridge/touchbridge.sock as root, else $XDG_RUNTIME_DIR/touchbridge.sock.
+    public static func defaultPath() -> String? {
+        if let path = getenv("TOUCHBRIDGE_SOCKET"), path.pointee != 0 { return String(cString: path) }
+        if getuid() == 0 { return "/run/touchbridge/touchbridge.sock" }
+        guard let dir = getenv("XDG_RUNTIME_DIR") else { return nil }
+        return String(cString: dir) + "/touchbridge.sock"
+    }
+
+    // MARK: Output
+
+    /// Sends one line to every client subscribed to `topic`.
+    public func broadcast(_ line: [UInt8], topic: Topics) {
+        line.withUnsafeBufferPointer { topics.broadcast($0, topic: topic) }
+    }
+
+    /// Sends complete lines (one, or several separated by newlines; no newline after the last).
+    public func broadcast(_ lines: UnsafeBufferPointer<UInt8>, topic: Topics) {
+        topics.broadcast(lines, topic: topic)
+    }
+
+    /// Sends what was queued during this turn of the event loop: one send per client, however many
+    /// lines a burst of frames made (the event loop calls it before it sleeps again).
+    public func flushQueued() { topics.flushQueued() }
+
+    // MARK: Clients
+
+    private func acceptAll() {
+        while true {
+            let fd: FileDescriptor
+            do {
+                guard let accepted = try listener.accept() else { return }
+                fd = accepted
+            } catch {
+                log.warning("\(error)")
+                return
+            }
+            guard clients.count < SocketServer.maximumClients else {
+                let refusal = ErrorLine.encode("too many clients (\(SocketServer.maximumClients)); try again later") + [0x0a]
+                _ = refusal.withUnsafeBytes { UnixSocket.sendNow(fd, $0) }
+                fd.close()
+                log.warning("refused a client: already \(SocketServer.maximumClients) clients")
+                continue
+            }
+            // A modest kernel buffer: a client that stops reading shows up in its queue soon.
+            var sndbuf: Int32 = 65536
+            _ = setsockopt(fd.rawValue, SOL_SOCKET, SO_SNDBUF, &sndbuf, socklen_t(4))
+            connections += 1
+            let client = ClientConnection(fd: fd, id: connections)
+            do {
+                try loop.add(fd, events: [.readable, .hangup]) { [unowned self, unowned client] ev in self.service(client, ev) }
+            } catch {
+                log.warning("cannot watch client \(client.peer): \(error)")
+                client.isOpen = false
+                fd.close()
+                continue
+            }
+            clients[fd] = client
+            topics.add(client)
+            log.info("client connected: \(client.peer)")
+            topics.enqueue(client, hello)
+            topicsChanged()
+        }
+    }
+
+    private func service(_ client: ClientConnection, _ events: EventLoop.Events) {
+        if events.contains(.writable) { flush(client) }
+        guard client.isOpen else { return }
+        if !client.inputClosed && !events.isDisjoint(with: [.readable, .hangup]) { readInput(client) }
+        guard client.isOpen else { return }
+        // Gone both ways: nobody reads what we would send.
+        if !events.isDisjoint(with: .closed) { drop(client, reason: "disconnected") }
+    }
+
+    /// What the loop watches a client for: its lines until it stops sending, room to write while lines
+    /// wait; a hang-up always.
+    private func interest(_ client: ClientConnection) -> EventLoop.Events {
+        let reading: EventLoop.Events = client.inputClosed ? [] : [.readable, .hangup]
+        return reading.union(client.wantsWritable ? .writable : [])
+    }
+
+    private func readInput(_ client: ClientConnection) {
+        client.read(limit: SocketServer.maximumLineLength) { input in
+            switch input {
+            case .line(let line):
+                handleLine(client, line)
+            case .ended:
+                // The client stopped sending; it may still be reading.
+                loop.modify(client.fd, events: interest(client))
+            case .tooLong:
+                sendError(client, "line longer than \(SocketServer.maximumLineLength / 1024) KiB; closing the connection")
+                flush(client)
+                drop(client, reason: "sent a line over \(SocketServer.maximumLineLength / 1024) KiB (client bug)")
+            case .failed(let e):
+                drop(client, reason: "read error: \(e)")
+            }
+            return client.isOpen
+        }
+    }
+
+    /// A client's line (ClientCommand.swift): carried out whole, or refused whole.
+    private func handleLine(_ client: ClientConnection, _ line: [UInt8]) {
+        let command: ClientCommand?
+        do { command = try ClientCommand.parse(line) } catch { return sendError(client, error.message) }
+        switch command {
+        case nil:
+            return
+        case .subscribe(let subscribed, let names):
+            client.topics = subscribed
+            topics.enqueue(client, SubscribedLine.encode(topics: ClientCommand.topicNames.filter { names.contains($0) }))
+            for l in onSubscribe?(subscribed) ?? [] { topics.enqueue(client, l) }
+            topicsChanged()
+        case let command?:
+            guard let peer = client.credentials, controlPolicy.permits(peer) else {
+                let who = client.credentials ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max)
+                log.warning("client \(client.peer): \(command.name) refused: not permitted")
+                return sendError(client, controlPolicy.refusal(of: who, command: command.name))
+            }
+            let result = onControl?(ControlRequest(connection: client.id, peer: peer, command: command))
+                ?? .failure(ClientCommand.Refusal(message: "\(command.name): not available here"))
+            switch result {
+            case .success:
+                log.info("client \(client.peer): \(command.name) accepted")
+                topics.enqueue(client, OkLine.encode(command: command.name))
+            case .failure(let refusal):
+                sendError(client, refusal.message)
+            }
+            onControlAnswered?()
+        }
+    }
+
+    private func sendError(_ client: ClientConnection, _ message: String) {
+        topics.enqueue(client, ErrorLine.encode(message))
+    }
+
+    private func topicsChanged() {
+        onTopicsChanged?(topics.topics)
+    }
+
+    private func flush(_ client: ClientConnection) {
+        if case .failed(let e) = client.output.flush(to: client.fd) {
+            drop(client, reason: "write error: \(e)")
+            return
+        }
+        let want = client.output.count > 0
+        if want != client.wantsWritable {
+            client.wantsWritable = want
+            loop.modify(client.fd, events: interest(client))
+        }
+    }
+
+    private func drop(_ client: ClientConnection, reason: String?) {
+        guard client.isOpen else { return }
+        client.isOpen = false
+        clients[client.fd] = nil
+        topics.remove(client)
+        loop.remove(client.fd)
+        client.fd.close()
+        if let reason { log.info("client \(client.peer) \(reason)") }
+        topicsChanged()
+        onDisconnect?(client.id)
+    }
+}

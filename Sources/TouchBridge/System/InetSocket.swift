@@ -1,0 +1,39 @@
+import Glibc
+import TouchInput
+
+/// IPv4 stream sockets: the visualizer's page server.
+enum InetSocket {
+    /// Whether `host` is an IPv4 address in dotted form.
+    static func isAddress(_ host: String) -> Bool {
+        var probe = in_addr()
+        return inet_pton(AF_INET, host, &probe) == 1
+    }
+
+    /// A non-blocking socket listening on `host`:`port` (SO_REUSEADDR: a restart finds its port free).
+    static func listen(host: String, port: UInt16, backlog: Int32 = 16) throws(SystemError) -> FileDescriptor {
+        let where_ = "\(host):\(port)"
+        let raw = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard raw >= 0 else { throw .last("socket", where_) }
+        let fd = FileDescriptor(rawValue: raw)
+        var one: Int32 = 1
+        _ = setsockopt(raw, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(4))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        _ = inet_pton(AF_INET, host, &addr.sin_addr)
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(raw, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            let e = Errno.current
+            fd.close()
+            throw SystemError("bind", where_, e)
+        }
+        guard Glibc.listen(raw, backlog) == 0 else {
+            let e = Errno.current
+            fd.close()
+            throw SystemError("listen", where_, e)
+        }
+        return fd
+    }
+}
