@@ -17,11 +17,11 @@ DESTDIR    ?=
 # the missing ones; each target asks only for what it uses, so `make run` on a device installs no
 # test tools.
 BUILD_DEPS := pkg-config libevdev-dev libudev-dev
-TEST_DEPS  := python3 socat systemd chromium
+TEST_DEPS  := python3 socat systemd chromium nodejs
 DEPS       := $(BUILD_DEPS) $(TEST_DEPS)
 SWIFTFLAGS := -Xswiftc -warnings-as-errors
 
-.PHONY: all deps build-deps build release test test-sanitize fuzz soak run demo bench lab install uninstall check-units deb test-deb clean
+.PHONY: all deps build-deps build release test check-page test-sanitize fuzz soak run demo bench lab install uninstall check-units deb test-deb clean
 
 all: build
 
@@ -43,10 +43,16 @@ release: build-deps
 	$(SWIFT) build $(RELEASEFLAGS)
 
 # Unit tests (Swift Testing), then the daemon's integration tests (real binaries, real socket, signals).
-test: deps
+test: deps check-page
 	$(SWIFT) build --build-tests $(SWIFTFLAGS)
 	$(SWIFT) test --skip-build
 	TB_BIN=$$($(SWIFT) build --show-bin-path) python3 Tests/integration/run.py
+
+# The visualizer's page (Sources/TouchBridge/Visualizer/Page): its script parses, and the Swift files
+# that carry it into the binaries are what scripts/embed_page.py writes from it.
+check-page:
+	node --check Sources/TouchBridge/Visualizer/Page/page.js
+	python3 scripts/embed_page.py --check
 
 # The daemon in the foreground with the built-in scene; it says which touchscreens it found.
 run: release

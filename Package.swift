@@ -30,7 +30,9 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .target(name: "TouchInput", dependencies: ["TouchCore", "CEvdev", "CUdev"], swiftSettings: releaseSpeed),
         .systemLibrary(name: "CLinux"),
-        .target(name: "TouchBridge", dependencies: ["TouchCore", "TouchInput", "CLinux"], swiftSettings: releaseSpeed),
+        // Visualizer/Page: the page's HTML, CSS and JavaScript, embedded by scripts/embed_page.py.
+        .target(name: "TouchBridge", dependencies: ["TouchCore", "TouchInput", "CLinux"], exclude: ["Visualizer/Page"],
+                swiftSettings: releaseSpeed),
         .executableTarget(name: "touchbridged", dependencies: ["TouchBridge"], swiftSettings: releaseSpeed),
         .executableTarget(name: "touchbridgectl", dependencies: ["TouchBridge"], swiftSettings: releaseSpeed),
         .executableTarget(name: "touchbridge-bench", dependencies: ["TouchBridge", "CLinux"], swiftSettings: releaseSpeed),

@@ -55,8 +55,8 @@ public struct FrameAssembler {
     /// SYN_DROPPED: events are discarded until the next SYN_REPORT.
     private var dropping = false
     /// After a drop, contacts missing from the next frame are cancelled (protocol A, single touch).
-    fileprivate var cancelVanished = false
-    fileprivate var cancelledSinceLastFrame: [Contact] = []
+    var cancelVanished = false
+    var cancelledSinceLastFrame: [Contact] = []
 
     public init(device: DeviceDescription, mapping: CoordinateMapping, deviceIndex: Int = 0) {
         self.device = device
@@ -201,14 +201,14 @@ public struct FrameAssembler {
 
     // MARK: Contacts
 
-    fileprivate mutating func takeContactID() -> Int {
+    mutating func takeContactID() -> Int {
         defer { nextContactID += 1 }
         return nextContactID
     }
 
     /// A contact in window points. Positions outside the axis range are a kernel bug: clamped.
     /// Force: the middle of the pressure range is 1.0, an average touch (T8); maximumPossibleForce 2.0.
-    fileprivate mutating func makeContact(id: Int, x: Int32, y: Int32, pressure: Int32?, pressureAxis: UInt16,
+    mutating func makeContact(id: Int, x: Int32, y: Int32, pressure: Int32?, pressureAxis: UInt16,
                                           major: Int32?, tool: Int32, cancelled: Bool,
                                           record: DigitizerRecord = DigitizerRecord()) -> Contact {
         let cx = clamp(x, mapping.xAxis, "x"), cy = clamp(y, mapping.yAxis, "y")
@@ -229,7 +229,7 @@ public struct FrameAssembler {
     }
 
     /// A protocol A contact as a frame's contact.
-    fileprivate mutating func anonymousContact(_ c: AnonymousContact, cancelled: Bool) -> Contact {
+    mutating func anonymousContact(_ c: AnonymousContact, cancelled: Bool) -> Contact {
         let tool = c.values[AbsCode.mtToolType] ?? MTToolType.finger
         return makeContact(id: c.contactID, x: c.position(AbsCode.mtPositionX), y: c.position(AbsCode.mtPositionY),
                            pressure: c.values[AbsCode.mtPressure], pressureAxis: AbsCode.mtPressure,
@@ -238,9 +238,9 @@ public struct FrameAssembler {
     }
 
     /// Whether this device's contacts carry a pressure (ABS_MT_PRESSURE, ABS_PRESSURE) or a touch major.
-    fileprivate var reportsMTPressure: Bool { mtPressure != nil }
-    fileprivate var reportsSinglePressure: Bool { singlePressure != nil }
-    fileprivate var reportsTouchMajor: Bool { hasTouchMajor }
+    var reportsMTPressure: Bool { mtPressure != nil }
+    var reportsSinglePressure: Bool { singlePressure != nil }
+    var reportsTouchMajor: Bool { hasTouchMajor }
 
     @inline(__always)
     private mutating func clamp(_ v: Int32, _ axis: AbsInfo, _ name: StaticString) -> Int32 {
@@ -253,386 +253,8 @@ public struct FrameAssembler {
         return min(max(v, axis.minimum), axis.maximum)
     }
 
-    fileprivate mutating func report(_ key: String, _ message: String) {
+    mutating func report(_ key: String, _ message: String) {
         guard reported.insert(key).inserted else { return }
         onWarning?(message)
-    }
-}
-
-// MARK: Protocol B
-
-/// Protocol B: slots selected by ABS_MT_SLOT, a contact per tracking id.
-private struct SlotMode {
-    var slots: SlotTable
-    /// The slot ABS_MT_SLOT selected last (slot 0 until the first one: "implied slot 0").
-    var current: Int
-    /// The contacts of the frame being made. Reused from frame to frame: once the owner has dropped the
-    /// last frame, its array is free again and no frame allocates.
-    var contactBuffer: [Contact] = []
-    /// Contacts whose tracking id went to −1 in the frame being made: (slot, contact id). A slot whose
-    /// tool type is MT_TOOL_PALM at the frame's end lifted as a palm, and is cancelled rather than
-    /// ended, as libinput does (evdev-fallback.c handles a slot's palm state before its end state).
-    var endedInFrame: [(slot: Int, id: Int)] = []
-
-    var isNeutral: Bool {
-        for i in 0..<slots.count where slots.trackingID(i) >= 0 { return false }
-        return true
-    }
-
-    mutating func seed(from state: KernelState) {
-        for i in 0..<min(slots.count, state.slots.count) { slots.load(i, axes: state.slots[i]) }
-        if slots.contains(state.currentSlot) { current = state.currentSlot }
-    }
-
-    /// A frame: its events, then its SYN_REPORT at `time`. ABS_X/ABS_Y and the like are the legacy
-    /// single-touch emulation: not needed.
-    mutating func frame(_ events: [InputEvent], time: Double, _ a: inout FrameAssembler) -> DigitizerFrame {
-        for e in events where e.type == EventType.abs { axis(e, &a) }
-        return frame(time: time, &a)
-    }
-
-    /// ABS_MT_SLOT selects a slot; the slot axes update it.
-    @inline(__always)
-    private mutating func axis(_ e: InputEvent, _ a: inout FrameAssembler) {
-        if e.code == AbsCode.mtSlot {
-            current = Int(e.value)
-            if !slots.contains(current) {
-                a.report("slot", "kernel bug: \(a.device.name): ABS_MT_SLOT \(e.value) is outside 0…\(slots.count - 1); its events are ignored")
-            }
-        } else if AbsCode.slotAxes.contains(e.code) {
-            guard slots.contains(current) else { return }
-            if e.code == AbsCode.mtTrackingID {
-                let old = slots.trackingID(current)
-                if e.value < 0 {
-                    if let id = slots.contactIDs[current], !slots.cancelled[current] {
-                        endedInFrame.append((current, id))
-                    }
-                    slots.contactIDs[current] = nil
-                    slots.cancelled[current] = false
-                } else if e.value != old {
-                    // A new tracking id, with or without −1 before it: a new contact.
-                    slots.contactIDs[current] = a.takeContactID()
-                    slots.cancelled[current] = false
-                }
-            }
-            slots.set(current, e.code, e.value)
-        }
-    }
-
-    mutating func frame(time: Double, _ a: inout FrameAssembler) -> DigitizerFrame {
-        var contacts = contactBuffer
-        contactBuffer = []
-        contacts.removeAll(keepingCapacity: true)
-        if !a.cancelledSinceLastFrame.isEmpty {
-            contacts.append(contentsOf: a.cancelledSinceLastFrame)
-            a.cancelledSinceLastFrame = []
-        }
-        let pressure = a.reportsMTPressure, major = a.reportsTouchMajor
-        if !endedInFrame.isEmpty {
-            for (slot, id) in endedInFrame
-            where slots.trackingID(slot) < 0 && slots.value(slot, AbsCode.mtToolType) == MTToolType.palm {
-                contacts.append(cancelledContact(id: id, slot: slot, &a))
-            }
-            endedInFrame.removeAll(keepingCapacity: true)
-        }
-        for i in 0..<slots.count {
-            guard slots.trackingID(i) >= 0, let id = slots.contactIDs[i] else { continue }
-            let tool = slots.value(i, AbsCode.mtToolType)
-            if tool == MTToolType.palm && !slots.cancelled[i] { slots.cancelled[i] = true }
-            contacts.append(a.makeContact(id: id, x: slots.value(i, AbsCode.mtPositionX), y: slots.value(i, AbsCode.mtPositionY),
-                                          pressure: pressure ? slots.value(i, AbsCode.mtPressure) : nil,
-                                          pressureAxis: AbsCode.mtPressure,
-                                          major: major ? slots.value(i, AbsCode.mtTouchMajor) : nil,
-                                          tool: tool, cancelled: slots.cancelled[i], record: slots.record(i)))
-        }
-        a.cancelVanished = false
-        contactBuffer = contacts
-        return DigitizerFrame(device: a.deviceIndex, timestamp: time, contacts: contacts)
-    }
-
-    mutating func resync(to state: KernelState, at time: Double, _ a: inout FrameAssembler) -> DigitizerFrame {
-        for i in 0..<slots.count where i < state.slots.count {
-            let newID = state.trackingID(slot: i)
-            let oldID = slots.trackingID(i)
-            if oldID >= 0, newID != oldID, let id = slots.contactIDs[i] {
-                a.cancelledSinceLastFrame.append(cancelledContact(id: id, slot: i, &a))
-                slots.contactIDs[i] = nil
-            }
-            if newID >= 0 && newID != oldID {
-                slots.contactIDs[i] = a.takeContactID()
-                slots.cancelled[i] = false
-            }
-            slots.load(i, axes: state.slots[i])
-        }
-        current = state.currentSlot
-        return frame(time: time, &a)
-    }
-
-    mutating func cancelAll(_ a: inout FrameAssembler) -> [Contact] {
-        var contacts: [Contact] = []
-        for i in 0..<slots.count {
-            if let id = slots.contactIDs[i], slots.trackingID(i) >= 0 {
-                contacts.append(cancelledContact(id: id, slot: i, &a))
-            }
-            slots.clear(i)
-        }
-        return contacts
-    }
-
-    private func cancelledContact(id: Int, slot: Int, _ a: inout FrameAssembler) -> Contact {
-        a.makeContact(id: id, x: slots.value(slot, AbsCode.mtPositionX), y: slots.value(slot, AbsCode.mtPositionY), pressure: nil,
-                      pressureAxis: AbsCode.mtPressure, major: nil, tool: MTToolType.finger, cancelled: true)
-    }
-}
-
-// MARK: Protocol A
-
-/// Protocol A's contact being described.
-private struct AnonymousContact {
-    var values = AxisValues()
-    var contactID = 0
-    var hasPosition: Bool { values[AbsCode.mtPositionX] != nil || values[AbsCode.mtPositionY] != nil }
-    func position(_ code: UInt16) -> Int32 { values[code] ?? 0 }
-}
-
-/// Protocol A: anonymous contacts separated by SYN_MT_REPORT, matched to the previous frame's by
-/// tracking id when the device sends one, else by nearest position (as libmtdev does).
-private struct AnonymousMode {
-    /// The contact being described, the frame's contacts, the last frame's.
-    var pending = AnonymousContact()
-    var frameContacts: [AnonymousContact] = []
-    var previous: [AnonymousContact] = []
-    /// A finger was down when the device was opened (`seed(from:)`): not a touch of ours, and not
-    /// reported, until it lifts (as protocol B's slots that carry no contact).
-    var heldAtOpen = false
-
-    /// A frame: its events (contacts separated by SYN_MT_REPORT), then its SYN_REPORT at `time`.
-    mutating func frame(_ events: [InputEvent], time: Double, _ a: inout FrameAssembler) -> DigitizerFrame {
-        for e in events {
-            switch e.type {
-            case EventType.abs where AbsCode.slotAxes.contains(e.code):
-                pending.values[e.code] = e.value
-            case EventType.syn where e.code == SynCode.mtReport:
-                if pending.hasPosition { frameContacts.append(pending) }
-                pending = AnonymousContact()
-            default:
-                break
-            }
-        }
-        if pending.hasPosition { frameContacts.append(pending) }
-        pending = AnonymousContact()
-        if frameContacts.isEmpty { heldAtOpen = false }
-        return frame(time: time, &a)
-    }
-
-    private mutating func frame(time: Double, _ a: inout FrameAssembler) -> DigitizerFrame {
-        var current = frameContacts
-        frameContacts = []
-        var unmatched = previous
-        var assigned = [Bool](repeating: false, count: current.count)
-        // By tracking id when the device sends one.
-        for i in current.indices {
-            guard let tid = current[i].values[AbsCode.mtTrackingID],
-                  let j = unmatched.firstIndex(where: { $0.values[AbsCode.mtTrackingID] == tid }) else { continue }
-            current[i].contactID = unmatched[j].contactID
-            assigned[i] = true
-            unmatched.remove(at: j)
-        }
-        // Else by nearest position, closest pairs first; a jump beyond a quarter of the panel is a new finger.
-        let limit = 0.25 * (a.mapping.xAxis.span * a.mapping.xAxis.span + a.mapping.yAxis.span * a.mapping.yAxis.span).squareRoot()
-        var pairs: [(Double, Int, Int)] = []
-        for i in current.indices where !assigned[i] && current[i].values[AbsCode.mtTrackingID] == nil {
-            for (j, old) in unmatched.enumerated() where old.values[AbsCode.mtTrackingID] == nil {
-                let dx = Double(current[i].position(AbsCode.mtPositionX) - old.position(AbsCode.mtPositionX))
-                let dy = Double(current[i].position(AbsCode.mtPositionY) - old.position(AbsCode.mtPositionY))
-                let d = (dx * dx + dy * dy).squareRoot()
-                if d <= limit { pairs.append((d, i, j)) }
-            }
-        }
-        pairs.sort { $0.0 < $1.0 }
-        var usedOld = Set<Int>()
-        for (_, i, j) in pairs where !assigned[i] && !usedOld.contains(j) {
-            current[i].contactID = unmatched[j].contactID
-            assigned[i] = true
-            usedOld.insert(j)
-        }
-        let vanished = unmatched.enumerated().filter { !usedOld.contains($0.offset) }.map(\.element)
-        for i in current.indices where !assigned[i] { current[i].contactID = a.takeContactID() }
-
-        var contacts = a.cancelledSinceLastFrame
-        a.cancelledSinceLastFrame = []
-        if a.cancelVanished {
-            for old in vanished { contacts.append(a.anonymousContact(old, cancelled: true)) }
-        }
-        for c in current { contacts.append(a.anonymousContact(c, cancelled: false)) }
-        previous = current
-        a.cancelVanished = false
-        return DigitizerFrame(device: a.deviceIndex, timestamp: time, contacts: contacts)
-    }
-
-    mutating func cancelAll(_ a: inout FrameAssembler) -> [Contact] {
-        let contacts = previous.map { a.anonymousContact($0, cancelled: true) }
-        previous = []
-        frameContacts = []
-        pending = AnonymousContact()
-        return contacts
-    }
-}
-
-// MARK: Single touch
-
-/// Single-touch devices: ABS_X/ABS_Y while BTN_TOUCH is down.
-private struct SingleMode {
-    /// The device's keys and axes as its events left them.
-    var kernel: KernelState
-    /// The contact while the finger is down.
-    var contactID: Int?
-    /// A finger was down when the device was opened: not ours until it lifts.
-    var heldAtOpen = false
-
-    /// Down while BTN_TOUCH is (or, on a device without BTN_TOUCH, while a BTN_TOOL_* key is).
-    func isDown(_ device: DeviceDescription) -> Bool {
-        if device.hasKey(KeyCode.touch) { return kernel.keys.contains(KeyCode.touch) }
-        return kernel.keys.contains(KeyCode.toolFinger) || kernel.keys.contains(KeyCode.toolPen)
-    }
-
-    /// A frame: its events, then its SYN_REPORT at `time`.
-    mutating func frame(_ events: [InputEvent], time: Double, _ a: inout FrameAssembler) -> DigitizerFrame {
-        for e in events { kernel.apply(e) }
-        return frame(time: time, &a)
-    }
-
-    mutating func frame(time: Double, _ a: inout FrameAssembler) -> DigitizerFrame {
-        var contacts = a.cancelledSinceLastFrame
-        a.cancelledSinceLastFrame = []
-        let down = isDown(a.device)
-        if heldAtOpen {
-            heldAtOpen = down                       // the finger that was down at open: not ours
-        } else if down {
-            let id: Int
-            if let existing = contactID { id = existing } else { id = a.takeContactID(); contactID = id }
-            let pen = kernel.keys.contains(KeyCode.toolPen) || kernel.keys.contains(KeyCode.toolRubber)
-            contacts.append(a.makeContact(id: id, x: kernel.abs[AbsCode.x] ?? 0, y: kernel.abs[AbsCode.y] ?? 0,
-                                          pressure: a.reportsSinglePressure ? kernel.abs[AbsCode.pressure] : nil,
-                                          pressureAxis: AbsCode.pressure, major: nil,
-                                          tool: pen ? MTToolType.pen : MTToolType.finger, cancelled: false,
-                                          record: record))
-        } else if let id = contactID {
-            if a.cancelVanished { contacts.append(cancelled(id: id, &a)) }
-            contactID = nil
-        }
-        a.cancelVanished = false
-        return DigitizerFrame(device: a.deviceIndex, timestamp: time, contacts: contacts)
-    }
-
-    /// The contact's record: its ABS_X, ABS_Y and ABS_PRESSURE as their ABS_MT_ counterparts.
-    private var record: DigitizerRecord {
-        var r = DigitizerRecord()
-        r[AbsCode.mtPositionX] = kernel.abs[AbsCode.x] ?? 0
-        r[AbsCode.mtPositionY] = kernel.abs[AbsCode.y] ?? 0
-        r[AbsCode.mtPressure] = kernel.abs[AbsCode.pressure] ?? 0
-        return r
-    }
-
-    private func cancelled(id: Int, _ a: inout FrameAssembler) -> Contact {
-        a.makeContact(id: id, x: kernel.abs[AbsCode.x] ?? 0, y: kernel.abs[AbsCode.y] ?? 0,
-                      pressure: nil, pressureAxis: AbsCode.pressure, major: nil,
-                      tool: MTToolType.finger, cancelled: true)
-    }
-
-    mutating func cancelAll(_ a: inout FrameAssembler) -> [Contact] {
-        var contacts: [Contact] = []
-        if let id = contactID { contacts.append(cancelled(id: id, &a)) }
-        contactID = nil
-        kernel.keys = []
-        return contacts
-    }
-}
-
-/// Protocol B's slots as the assembler keeps them: every slot's axes in one flat array (the
-/// `KernelState.slotIndex` order), and per slot the contact it carries. One array for all slots, so
-/// that an event updates one element in place instead of an array inside an array.
-private struct SlotTable {
-    private static let axisCount = KernelState.slotAxisCount
-    private static let trackingIndex = KernelState.slotIndex(AbsCode.mtTrackingID)
-
-    let count: Int
-    private var axes: [Int32]
-    /// The contact of each slot; nil while the slot is empty.
-    var contactIDs: [Int?]
-    /// A palm, or a contact cancelled by a resync: reported as cancelled until its tracking id ends.
-    var cancelled: [Bool]
-
-    init(count: Int) {
-        self.count = max(0, count)
-        axes = [Int32](repeating: 0, count: self.count * SlotTable.axisCount)
-        contactIDs = [Int?](repeating: nil, count: self.count)
-        cancelled = [Bool](repeating: false, count: self.count)
-        for i in 0..<self.count { axes[i * SlotTable.axisCount + SlotTable.trackingIndex] = -1 }
-    }
-
-    func contains(_ slot: Int) -> Bool { slot >= 0 && slot < count }
-
-    func value(_ slot: Int, _ code: UInt16) -> Int32 {
-        axes[slot * SlotTable.axisCount + KernelState.slotIndex(code)]
-    }
-
-    func trackingID(_ slot: Int) -> Int32 { axes[slot * SlotTable.axisCount + SlotTable.trackingIndex] }
-
-    mutating func set(_ slot: Int, _ code: UInt16, _ value: Int32) {
-        axes[slot * SlotTable.axisCount + KernelState.slotIndex(code)] = value
-    }
-
-    /// The slot's axes as a contact's record (lane `code − ABS_MT_TOUCH_MAJOR`, as `axes` is laid out).
-    func record(_ slot: Int) -> DigitizerRecord {
-        var lanes = SIMD16<Int32>()
-        let base = slot * SlotTable.axisCount
-        for i in 0..<SlotTable.axisCount { lanes[i] = axes[base + i] }
-        return DigitizerRecord(lanes: lanes)
-    }
-
-    /// The slot's axes as the kernel reports them (a resync).
-    mutating func load(_ slot: Int, axes values: [Int32]) {
-        for (i, v) in values.prefix(SlotTable.axisCount).enumerated() { axes[slot * SlotTable.axisCount + i] = v }
-    }
-
-    /// Empty: no contact, tracking id −1.
-    mutating func clear(_ slot: Int) {
-        for i in 0..<SlotTable.axisCount { axes[slot * SlotTable.axisCount + i] = 0 }
-        axes[slot * SlotTable.axisCount + SlotTable.trackingIndex] = -1
-        contactIDs[slot] = nil
-        cancelled[slot] = false
-    }
-}
-
-/// Protocol A's axis values of one contact: the slot axes (ABS_MT_TOUCH_MAJOR … ABS_MT_TOOL_Y), each
-/// present or not. Fixed storage, not a dictionary: a frame describes every contact afresh.
-private struct AxisValues {
-    private var values = SIMD16<Int32>()
-    private var present: UInt16 = 0
-
-    /// The values as a contact's record (absent axes read 0).
-    var record: DigitizerRecord {
-        var lanes = SIMD16<Int32>()
-        for i in 0..<16 where present & (1 << UInt16(i)) != 0 { lanes[i] = values[i] }
-        return DigitizerRecord(lanes: lanes)
-    }
-
-    subscript(_ code: UInt16) -> Int32? {
-        get {
-            let i = Int(code) - Int(AbsCode.slotAxes.lowerBound)
-            guard i >= 0 && i < 16, present & (1 << UInt16(i)) != 0 else { return nil }
-            return values[i]
-        }
-        set {
-            let i = Int(code) - Int(AbsCode.slotAxes.lowerBound)
-            guard i >= 0 && i < 16 else { return }
-            if let v = newValue {
-                values[i] = v
-                present |= 1 << UInt16(i)
-            } else {
-                present &= ~(1 << UInt16(i))
-            }
-        }
     }
 }
