@@ -8,7 +8,7 @@ every call to another page or through a table -- far more than by the instructio
 given share of the frames, and which functions hold them.
 
     valgrind --tool=callgrind --dump-instr=yes \\
-        --toggle-collect='$s17touchbridge_bench11replayPlaysL6_yyFTf*' --callgrind-out-file=cg.out \\
+        --toggle-collect='*replayPlays*' --callgrind-out-file=cg.out \\
         .build/release/touchbridge-bench --only=replay --recording=FILE --desc=DESC --repeat=3
     bench/callsites.py cg.out FRAMES [--share 0.5] [--by-caller 20]
 
