@@ -67,7 +67,7 @@ demo: release
 bench: release
 	bench/bench.sh
 
-# The hardware lab: Debian's kernel under qemu with uinput, udev and libinput (README "Hardware lab").
+# The hardware lab: Debian's kernel under qemu with uinput, udev and libinput (docs/development.md, "Hardware lab").
 lab: build-deps
 	@scripts/deps.sh python3
 	lab/run.sh
@@ -117,7 +117,7 @@ install: release
 	else install -D -m 0644 scenes/default.json $(DESTDIR)/etc/touchbridge/scene.json; fi
 	@echo "installed. To start: systemd-sysusers && modprobe uinput && udevadm control --reload && systemctl daemon-reload && systemctl enable --now touchbridged.socket"
 
-# The Debian package (README "Install from the package"): scripts/deb.sh stages the tree, runs dpkg-deb
+# The Debian package (docs/install.md, "Install from the package"): scripts/deb.sh stages the tree, runs dpkg-deb
 # and lintian (an error fails it); test-deb builds it, installs, uses, removes and purges it
 # (scripts/test-deb.sh).
 DEBDEPS := dpkg-dev lintian binutils

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make lab: boots Debian's kernel under qemu (virtme-ng) on this machine's root filesystem and runs
-# lab/lab.py inside it, as root: real evdev, uinput and udev. See README "Hardware lab".
+# lab/lab.py inside it, as root: real evdev, uinput and udev. See docs/development.md, "Hardware lab".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive

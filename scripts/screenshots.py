@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The visualizer's screenshots in docs/ (README "Visualizer"), made the way a user would see them:
+"""The visualizer's screenshots in docs/ (README "Visualize"), made the way a user would see them:
 reports written by `touchbridgectl replay --html` and the live page of `touchbridgectl visualize`
 beside a daemon replaying a recording, photographed in headless Chromium.
 

@@ -3,7 +3,7 @@ import TouchBridge
 import TouchCore
 import TouchInput
 
-/// The bodies of the fuzz targets (README "Fuzzing"): each takes any bytes and must neither crash nor
+/// The bodies of the fuzz targets (docs/development.md, "Tests"): each takes any bytes and must neither crash nor
 /// break a contract. `fuzz/` runs them under libFuzzer with AddressSanitizer; every input that ever
 /// crashed one is kept in `Tests/FuzzRegressions/TARGET/` and run again by the Swift tests.
 ///

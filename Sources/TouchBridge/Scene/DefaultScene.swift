@@ -11,7 +11,7 @@ extension Scene {
     public static let defaultWindowSize = Size(width: 1280, height: 800)
 
     /// The built-in scene: one full-window view named "screen" carrying every kind of recognizer,
-    /// arranged so that each can be reached (README "The built-in scene"):
+    /// arranged so that each can be reached (docs/scenes.md, "The built-in scene"):
     ///
     /// | recognizer      | gesture                                   | arrangement                                   |
     /// |-----------------|-------------------------------------------|-----------------------------------------------|

@@ -2,7 +2,7 @@ import TouchCore
 import TouchInput
 
 /// The screen as TouchBridge sees it: a window with a tree of views carrying UIKit-style recognizers,
-/// and the input devices mapped onto it. Read from a scene file (README "Scene files") or built in.
+/// and the input devices mapped onto it. Read from a scene file (docs/scenes.md) or built in.
 public final class Scene {
     public let window: Window
     public let devices: [DeviceConfig]
@@ -87,7 +87,7 @@ public final class Scene {
         return try parse(text, file: path, passthrough: passthrough)
     }
 
-    /// Parses scene JSON (see README "Scene files"); `passthrough` as in `load(path:passthrough:)`.
+    /// Parses scene JSON (see docs/scenes.md); `passthrough` as in `load(path:passthrough:)`.
     public static func parse(_ text: String, file: String, passthrough: Bool = false) throws -> Scene {
         var parser = JSONParser(text)
         let json: JSON

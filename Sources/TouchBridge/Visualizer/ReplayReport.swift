@@ -2,7 +2,7 @@ import TouchCore
 import TouchInput
 
 /// `touchbridgectl replay --html OUT`: one self-contained HTML file, the visualizer's page with the
-/// scene and every line of the replay embedded (README "Visualizer"). Touch lines, the bulk of a
+/// scene and every line of the replay embedded (README "Visualize"). Touch lines, the bulk of a
 /// ten-finger recording, are embedded as compact arrays (`VisualizerPage`) whose times count from the
 /// first touch (`timeOrigin` in the report's `views` line says from when); the other lines exactly as
 /// they went out on the socket.

@@ -1,7 +1,7 @@
 /// The visualizer's one page (HTML, CSS and JavaScript of our own, nothing fetched from elsewhere),
 /// used two ways: served live by `touchbridgectl visualize`, which streams the daemon's lines to it
 /// (Server-Sent Events, `/events`), and written with every line of a replay embedded by
-/// `touchbridgectl replay --html` (README "Visualizer").
+/// `touchbridgectl replay --html` (README "Visualize").
 ///
 /// It reads protocol 2's lines — scene, device, touch, recognizer, gesture — into one model and draws
 /// from it on `requestAnimationFrame`: the window and its views (`windowFrame` polygons), each touch with

@@ -27,7 +27,7 @@ struct LiveMappingChanges {
     }
 }
 
-/// The built-in scene's window is the first device's panel, as it is turned (README "The built-in
+/// The built-in scene's window is the first device's panel, as it is turned (docs/scenes.md, "The built-in
 /// scene"): which device that is.
 struct BuiltInSceneSizing {
     /// The window took a device's size (once, for the first device).
