@@ -111,7 +111,7 @@ install: release
 	install -m 0644 systemd/touchbridge.sysusers $(DESTDIR)/etc/sysusers.d/touchbridge.conf
 	install -m 0644 systemd/touchbridge-modules.conf $(DESTDIR)/etc/modules-load.d/touchbridge.conf
 	install -d $(DESTDIR)$(PREFIX)/share/doc/touchbridge/examples
-	install -m 0644 examples/* $(DESTDIR)$(PREFIX)/share/doc/touchbridge/examples/
+	find examples -maxdepth 1 -type f -exec install -m 0644 {} $(DESTDIR)$(PREFIX)/share/doc/touchbridge/examples/ \;
 	@if [ -e $(DESTDIR)/etc/touchbridge/scene.json ]; then \
 	  echo "keeping the existing $(DESTDIR)/etc/touchbridge/scene.json"; \
 	else install -D -m 0644 scenes/default.json $(DESTDIR)/etc/touchbridge/scene.json; fi

@@ -12,48 +12,10 @@ With --json it prints the raw JSON lines (one per line); --count N stops after N
 import argparse
 import json
 import os
-import socket
 import sys
 
-
-SYSTEM_SOCKET = "/run/touchbridge/touchbridge.sock"
-
-
-def default_socket():
-    """As touchbridgectl finds it: $TOUCHBRIDGE_SOCKET when set; else the daemon you run yourself
-    ($XDG_RUNTIME_DIR/touchbridge.sock) when it is there, else the system service's."""
-    if os.environ.get("TOUCHBRIDGE_SOCKET"):
-        return os.environ["TOUCHBRIDGE_SOCKET"]
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
-    own = os.path.join(runtime, "touchbridge.sock") if runtime and os.geteuid() != 0 else None
-    if own and os.path.exists(own):
-        return own
-    if os.path.exists(SYSTEM_SOCKET) or not own:
-        return SYSTEM_SOCKET
-    return own
-
-
-def group_of(path):
-    """The name of the group that owns `path`, if it can be told."""
-    try:
-        import grp
-        return grp.getgrgid(os.stat(path).st_gid).gr_name
-    except (OSError, KeyError, ImportError):
-        return None
-
-
-def lines(sock):
-    """Yields the server's lines, decoded from JSON."""
-    buffer = b""
-    while True:
-        chunk = sock.recv(65536)
-        if not chunk:
-            return
-        buffer += chunk
-        while b"\n" in buffer:
-            line, buffer = buffer.split(b"\n", 1)
-            if line:
-                yield json.loads(line)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from touchbridge import Client, NotConnected, default_socket  # noqa: E402  (beside this file)
 
 
 def describe(event):
@@ -90,19 +52,13 @@ def main():
     args = parser.parse_args()
 
     topics = ["gestures"] + (["touches"] if args.touches else []) + (["devices"] if args.devices else [])
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        sock.connect(args.socket)
-    except PermissionError:
-        group = group_of(args.socket) or "touchbridge"
-        sys.exit("{}: permission denied (the socket is for group \"{}\": sudo usermod -aG {} $USER, then log in "
-                 "again)".format(args.socket, group, group))
-    except OSError as e:
-        sys.exit("{}: {} (is touchbridged running? start it: systemctl start touchbridged, or `make run`; or pass "
-                 "--socket PATH)".format(args.socket, e.strerror))
-    sock.sendall((json.dumps({"subscribe": topics}) + "\n").encode())
+        client = Client(args.socket, read_hello=False)
+    except NotConnected as e:
+        sys.exit(str(e))
+    client.subscribe(topics)
     seen = 0
-    for event in lines(sock):
+    for event in client.lines():
         print(json.dumps(event, separators=(",", ":")) if args.json else describe(event), flush=True)
         if event["event"] == "gesture":
             seen += 1

@@ -17,11 +17,12 @@ Exits 1 when sway's event stream ends (sway exited), so that a user service rest
 import argparse
 import json
 import os
-import socket
 import subprocess
 import sys
 
-SYSTEM_SOCKET = "/run/touchbridge/touchbridge.sock"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from touchbridge import Client, NotConnected, default_socket  # noqa: E402  (beside this file)
+
 
 # sway's transform → (rotation in degrees clockwise, flipX)
 TRANSFORMS = {
@@ -30,23 +31,13 @@ TRANSFORMS = {
 }
 
 
-def default_socket():
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
-    own = os.path.join(runtime, "touchbridge.sock") if runtime and os.geteuid() != 0 else None
-    return own if own and os.path.exists(own) else SYSTEM_SOCKET
-
-
 def command(path, obj):
     """Sends one control command; returns the daemon's answer line (ok or error)."""
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        s.connect(path)
-        s.sendall((json.dumps(obj) + "\n").encode())
-        stream = s.makefile("r", encoding="utf-8")
-        for line in stream:
-            answer = json.loads(line)
-            if answer.get("event") in ("ok", "error"):
-                return answer
-    return {"event": "error", "message": "the daemon closed the connection"}
+    try:
+        with Client(path) as c:
+            return c.command(obj)
+    except (NotConnected, AssertionError) as e:
+        return {"event": "error", "message": str(e) or "the daemon closed the connection"}
 
 
 def transform_of(output_name, swaymsg):

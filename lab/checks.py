@@ -107,7 +107,7 @@ def check_removal(binaries, workdir):
         report("removal mid-gesture: a device-removed line", len(removed) == 1, str(removed))
         fresh = Client(d.socket)
         fresh.pump(0.3)
-        report("removal mid-gesture: the daemon still serves", d.proc.poll() is None and bool(fresh.lines))
+        report("removal mid-gesture: the daemon still serves", d.proc.poll() is None and fresh.hello is not None)
         tap = os.path.join(FIX, "evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu")
         again = Device(tap)
         found = d.wait_for_log(re.escape(again.node) + r".*\[device 1\]")
@@ -159,7 +159,7 @@ def check_syn_dropped(binaries, workdir):
         report("SYN_DROPPED: the touches lost meanwhile are cancelled, not ended", cancelled >= 1)
         fresh = Client(d.socket)
         fresh.pump(0.3)
-        report("SYN_DROPPED: the daemon still serves", d.proc.poll() is None and bool(fresh.lines))
+        report("SYN_DROPPED: the daemon still serves", d.proc.poll() is None and fresh.hello is not None)
         dev.remove()
     finally:
         d.stop()
@@ -174,7 +174,7 @@ def check_unopenable(binaries, workdir):
         report("a device the daemon may not open: a clear log line", bool(line), "" if line else d.text()[-300:])
         c = Client(d.socket)
         c.pump(0.3)
-        report("a device the daemon may not open: the daemon keeps running", d.proc.poll() is None and bool(c.lines))
+        report("a device the daemon may not open: the daemon keeps running", d.proc.poll() is None and c.hello is not None)
         dev.remove()
     finally:
         d.stop()
@@ -247,19 +247,19 @@ def check_set_device(binaries, workdir):
         out = subprocess.run([os.path.join(binaries, "touchbridgectl"), "set", "rotation", "180", "--device", str(index),
                               "--socket", d.socket], capture_output=True, text=True, timeout=30)
         c.pump(0.2)
-        waited = not any(l.get("event") == "device" and l.get("action") == "changed" for l in c.lines)
+        waited = not any(l.get("event") == "device" and l.get("action") == "changed" for l in c.lines_seen)
         dev.play(rest)
         c.pump(0.5)
         dev.play(path)                                 # the next touch sequence: turned
         c.pump(1.0)
         dev.remove()
         c.pump(0.5)
-        changed = [i for i, l in enumerate(c.lines) if l.get("event") == "device" and l.get("action") == "changed"]
-        lifted = [i for i, l in enumerate(c.lines) if l.get("event") == "touch" and l["phase"] == "ended"]
+        changed = [i for i, l in enumerate(c.lines_seen) if l.get("event") == "device" and l.get("action") == "changed"]
+        lifted = [i for i, l in enumerate(c.lines_seen) if l.get("event") == "touch" and l["phase"] == "ended"]
         report("set device on a live device: accepted", out.returncode == 0, out.stderr.strip())
         report("set device mid-touch: the change waits for the lift, then a changed line with the mapping",
                waited and len(changed) == 1 and len(lifted) == 2 and lifted[0] < changed[0] < lifted[1]
-               and c.lines[changed[0]]["mapping"]["rotation"] == 180 and c.lines[changed[0]]["device"] == index,
+               and c.lines_seen[changed[0]]["mapping"]["rotation"] == 180 and c.lines_seen[changed[0]]["device"] == index,
                "changed lines at {}, lifts at {}".format(changed, lifted))
         expected = offline(binaries, path)
         turned = []

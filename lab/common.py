@@ -65,83 +65,22 @@ def Daemon(binaries, workdir, args=(), user=None, wrapper=(), start_timeout=10):
                             wrapper=wrapper, start_timeout=start_timeout)
 
 
-class Client:
-    def __init__(self, path, topics=("gestures", "touches", "devices")):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
-        self.buffer = b""
-        self.lines = []
-        self.sock.sendall((json.dumps({"subscribe": list(topics)}) + "\n").encode())
-
-    def pump(self, seconds):
-        """Reads whatever arrives for `seconds`."""
-        end = time.time() + seconds
-        while True:
-            left = end - time.time()
-            if left <= 0:
-                return
-            r, _, _ = select.select([self.sock], [], [], left)
-            if not r:
-                continue
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                return
-            self.buffer += chunk
-            while b"\n" in self.buffer:
-                line, self.buffer = self.buffer.split(b"\n", 1)
-                self.lines.append(json.loads(line))
-
-    def of(self, event):
-        return [l for l in self.lines if l.get("event") == event]
-
-    def close(self):
-        self.sock.close()
+def Client(path, topics=("gestures", "touches", "devices")):
+    """The shared socket client (examples/touchbridge.py), subscribed to `topics`; `pump` collects."""
+    return tbsupport.Client(path, topics=list(topics))
 
 
-class LibinputWatcher:
-    def __init__(self, node, workdir):
-        self.path = os.path.join(workdir, "libinput.log")
-        self.out = open(self.path, "w")
-        self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", node],
-                                     stdout=self.out, stderr=subprocess.STDOUT)
-        end = time.time() + 10
-        while "DEVICE_ADDED" not in open(self.path).read() and time.time() < end:
-            time.sleep(0.05)
-
-    def stop(self):
-        self.proc.send_signal(signal.SIGINT)
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        self.out.close()
-        with open(self.path) as f:
-            text = f.read()
-        return {k: len(re.findall(r"\b" + k + r"\b", text)) for k in ("TOUCH_DOWN", "TOUCH_UP", "TOUCH_CANCEL")}
+LibinputWatcher = tbsupport.LibinputWatcher
 
 
 def offline(binaries, recording):
-    out = subprocess.run([os.path.join(binaries, "touchbridgectl"), "replay", recording], capture_output=True, text=True, check=True)
-    return [json.loads(l) for l in out.stdout.splitlines()]
+    return tbsupport.offline(os.path.join(binaries, "touchbridgectl"), recording)
 
 
 def compare_gestures(live, expected):
-    """None when equal (numbers within tolerance), else the first difference."""
-    if [(g["recognizer"], g["state"]) for g in live] != [(g["recognizer"], g["state"]) for g in expected]:
-        a = [(g["recognizer"], g["state"]) for g in live]
-        b = [(g["recognizer"], g["state"]) for g in expected]
-        i = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
-        return "{} live vs {} offline; first difference at {}: {} vs {}".format(len(a), len(b), i, a[i:i + 2], b[i:i + 2])
-    for a, b in zip(live, expected):
-        for key, tolerance in (("x", 0.5), ("y", 0.5), ("touches", 0), ("taps", 0), ("scale", 0.02), ("rotation", 0.02)):
-            if key in b and abs(a[key] - b[key]) > tolerance:
-                return "{} {}: {} = {} live, {} offline".format(b["recognizer"], b["state"], key, a[key], b[key])
-        for key in ("translation",):
-            if key in b and (abs(a[key]["x"] - b[key]["x"]) > 0.5 or abs(a[key]["y"] - b[key]["y"]) > 0.5):
-                return "{} {}: {} {} live, {} offline".format(b["recognizer"], b["state"], key, a[key], b[key])
-        if "direction" in b and a["direction"] != b["direction"]:
-            return "swipe direction {} live, {} offline".format(a["direction"], b["direction"])
-    return None
+    """None when equal, else the first difference (tbsupport.compare_lines: one tolerance; the kernel
+    timed the live events, so time-derived values are left out)."""
+    return tbsupport.compare_lines(live, expected, timed=False)
 
 
 def partial(path, workdir, fraction):

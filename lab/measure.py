@@ -11,7 +11,7 @@ import socket
 import subprocess
 import time
 
-from common import Daemon, Device, report, wait_for_open
+from common import Daemon, Device, report, tbsupport, wait_for_open
 from streams import burst_recording, drumming_recording, frames_in, paced_recording
 
 
@@ -19,23 +19,21 @@ class RawClient:
     """A client that keeps up: it counts what it reads instead of parsing every line (the lab's CPUs
     are emulated, and a client that falls behind is dropped)."""
     def __init__(self, path, topics=("gestures", "touches", "devices")):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
-        self.sock.sendall((json.dumps({"subscribe": list(topics)}) + "\n").encode())
+        self.client = tbsupport.Client(path, topics=list(topics))
+        self.sock = self.client.sock
         self.counts = {}
-        self.tail = b""
 
     def count(self, needle):
         return self.counts.get(needle, 0)
 
     def take(self, flags=0):
-        """Reads what is waiting (the socket is readable)."""
-        chunk = self.sock.recv(1 << 20, flags)
-        data = self.tail + chunk
-        cut = data.rfind(b"\n") + 1
-        self.tail = data[cut:]
-        self.counts[b'"event":"touch"'] = self.counts.get(b'"event":"touch"', 0) + data[:cut].count(b'"event":"touch"')
-        return bool(chunk)
+        """Reads what is waiting (the socket is readable); false at the end of the stream."""
+        lines = self.client.take(flags)
+        if lines is None:
+            return False
+        touch = b'"event":"touch"'
+        self.counts[touch] = self.counts.get(touch, 0) + sum(1 for l in lines if touch in l)
+        return True
 
     def drain(self):
         """Reads everything waiting without waiting for more: a client that polls."""

@@ -133,39 +133,8 @@ def install_udev_rules(binaries):
 CALIBRATION = "1.02 0 -0.01 0 0.98 0.01"
 
 
-class Watcher:
-    """`libinput debug-events` on one device, as a compositor reads it: its touch events with times."""
-
-    def __init__(self, node, workdir, tag):
-        self.path = os.path.join(workdir, "libinput-{}.log".format(tag))
-        self.out = open(self.path, "w")
-        self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", node],
-                                     stdout=self.out, stderr=subprocess.STDOUT)
-        end = time.time() + 10
-        while "DEVICE_ADDED" not in self.text() and time.time() < end:
-            time.sleep(0.05)
-
-    def text(self):
-        self.out.flush()
-        with open(self.path) as f:
-            return f.read()
-
-    def events(self, since=0):
-        """[(kind, seconds)] of the touch events after offset `since` of the log."""
-        return [(m.group(1), float(m.group(2))) for m in
-                re.finditer(r"\b(TOUCH_DOWN|TOUCH_UP|TOUCH_CANCEL)\s+\+([0-9.]+)s", self.text()[since:])]
-
-    def kinds(self, since=0):
-        return [k for k, _ in self.events(since)]
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-        self.out.close()
+# `libinput debug-events` on one device: the shared watcher (Tests/support/tbsupport.py).
+Watcher = tbsupport.LibinputWatcher
 
 
 class Recorder:

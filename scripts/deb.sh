@@ -42,7 +42,7 @@ install -D -m 0644 packaging/debian/copyright "$doc/copyright"
 gzip -9n < packaging/debian/changelog > "$doc/changelog.gz"
 # The examples the README points to (bindings, a client, scripts), as documents: not executable here.
 install -d "$doc/examples"
-install -m 0644 examples/* "$doc/examples/"
+find examples -maxdepth 1 -type f -exec install -m 0644 {} "$doc/examples/" \;
 chmod 0644 "$doc/changelog.gz" "$root"/usr/share/man/man*/*.gz
 
 # The control files.

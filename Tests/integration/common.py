@@ -32,83 +32,18 @@ def Daemon(*args, env=None):
     return tbsupport.Daemon(DAEMON, args, env=env)
 
 
-class Client:
-    def __init__(self, path, topics=None, rcvbuf=None):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        if rcvbuf:
-            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
-        self.sock.connect(path)
-        self.buffer = b""
-        self.hello = self.next()
-        if topics is not None:
-            self.send({"subscribe": topics})
-            assert self.next()["event"] == "subscribed"
-
-    def send(self, obj):
-        self.sock.sendall((json.dumps(obj) + "\n").encode())
-
-    def send_raw(self, data):
-        self.sock.sendall(data)
-
-    def next(self, timeout=10):
-        """The next line, decoded; None at the end of the stream or after the timeout."""
-        end = time.time() + timeout
-        while b"\n" not in self.buffer:
-            left = end - time.time()
-            if left <= 0:
-                return None
-            r, _, _ = select.select([self.sock], [], [], left)
-            if not r:
-                return None
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                return None
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        return json.loads(line)
-
-    def until(self, predicate, timeout=15):
-        """Lines up to and including the first that satisfies predicate."""
-        out = []
-        end = time.time() + timeout
-        while time.time() < end:
-            line = self.next(timeout=end - time.time())
-            if line is None:
-                break
-            out.append(line)
-            if predicate(line):
-                return out
-        raise AssertionError("timed out; got {} lines, last {}".format(len(out), out[-1:] if out else None))
-
-    def close(self):
-        self.sock.close()
+# The one socket client (examples/touchbridge.py, through tbsupport).
+Client = tbsupport.Client
 
 
 def offline(recording, *args):
-    out = subprocess.run([CTL, "replay"] + list(args) + [recording], capture_output=True, text=True, check=True)
-    return [json.loads(l) for l in out.stdout.splitlines()]
+    return tbsupport.offline(CTL, recording, *args)
 
 
 def same_gestures(testcase, live, offline_lines):
-    """Equal but for time, which the daemon stamps on CLOCK_MONOTONIC: the gaps must match."""
-    testcase.assertEqual(len(live), len(offline_lines))
-    for a, b in zip(live, offline_lines):
-        for key in b:
-            if key == "time":
-                continue
-            testcase.assertIn(key, a)
-            va, vb = a[key], b[key]
-            if isinstance(vb, float) or isinstance(va, float):
-                testcase.assertAlmostEqual(va, vb, delta=1e-4 * max(1, abs(vb)), msg=key)
-            elif isinstance(vb, dict):
-                for k in vb:
-                    testcase.assertAlmostEqual(va[k], vb[k], delta=1e-4 * max(1, abs(vb[k])), msg=key + "." + k)
-            else:
-                testcase.assertEqual(va, vb, key)
-    if live:
-        offset = live[0]["time"] - offline_lines[0]["time"]
-        for a, b in zip(live, offline_lines):
-            testcase.assertAlmostEqual(a["time"] - b["time"], offset, delta=2e-3)
+    """Equal but for time, which the daemon stamps on CLOCK_MONOTONIC: the gaps must match
+    (tbsupport.compare_lines: one tolerance, and why)."""
+    testcase.assertIsNone(tbsupport.compare_lines(live, offline_lines))
 
 
 def cut_recording(path, directory, seconds):

@@ -26,6 +26,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import tbsupport  # noqa: E402
 from tbsupport import evemu_panel  # noqa: E402
 
 BIN = os.environ.get("TB_BIN", ".build/release")
@@ -79,22 +80,19 @@ class Staying:
     """A client that stays and reads everything, checking every line as it comes."""
 
     def __init__(self, path, topics):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
-        self.sock.sendall((json.dumps({"subscribe": topics}) + "\n").encode())
-        self.buffer = b""
+        self.client = tbsupport.Client(path, read_hello=False)
+        self.client.subscribe(topics)
+        self.sock = self.client.sock
         self.lines = 0
         self.phases = {}
         self.problems = []
         self.closed = False
 
     def take(self):
-        chunk = self.sock.recv(1 << 20)
-        if not chunk:
+        complete = self.client.take()
+        if complete is None:
             self.closed = True
             return
-        self.buffer += chunk
-        *complete, self.buffer = self.buffer.split(b"\n")
         for raw in complete:
             self.lines += 1
             try:

@@ -1,19 +1,26 @@
 """What the Python test programs share: the integration tests (Tests/integration), the soak
 (Tests/soak), the hardware lab (lab/) and the scaling replay (bench/scale_replay.py).
 
+- `Client`: the socket client, examples/touchbridge.py (the one the examples use too).
 - `Daemon`: a touchbridged process on a private socket, its log captured.
-- `evemu_panel(name, ...)`: the header of an evemu recording of a ten-slot multitouch panel, for the
-  streams the programs make up.
+- `offline(ctl, recording, ...)`: `touchbridgectl replay`'s lines; `compare_lines`: live against offline.
+- `LibinputWatcher`: `libinput debug-events` on one device, its touch events counted and timed.
+- `evemu_panel`, `evemu_frames` and the streams: synthetic recordings of a ten-slot panel.
 
 Standard library only: the lab runs it inside a bare guest.
 """
+import json
 import os
 import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "examples"))
+from touchbridge import Client, NotConnected  # noqa: E402,F401  (the examples' client, shared)
 
 
 class Daemon:
@@ -159,3 +166,99 @@ def ten_finger_frames(hz=240.0, seconds=20.0):
             contacts[f] = (400 + f * 330 + 150 * math.cos(a), 2048 + 900 * math.sin(a))
         frames.append(contacts)
     return frames
+
+
+def offline(ctl, recording, *args):
+    """The lines `touchbridgectl replay ARGS RECORDING` prints, decoded."""
+    out = subprocess.run([ctl, "replay"] + list(args) + [recording], capture_output=True, text=True, check=True)
+    return [json.loads(l) for l in out.stdout.splitlines()]
+
+
+# Live lines and offline ones are made by the same code from the same events, so their numbers agree up
+# to floating-point rounding: a daemon stamps a replay's events on its own clock (times offset by a large
+# number, so velocities and times differ in the last digits), and the kernel stamps events to the
+# microsecond. One tolerance covers both: 1e-4 of the value, at least 1e-4. Times are compared as gaps
+# (2 ms: a replay starts whenever the daemon's timer fires), and where the kernel timed the events
+# itself (`timed=False`: evemu-play's pacing jitters), time-derived values (velocity) are left out.
+TOLERANCE = 1e-4
+TIME_DERIVED = ("time", "velocity")
+
+
+def compare_lines(live, expected, timed=True):
+    """None when the lines agree (same kinds, recognizers and states in the same order, numbers within
+    TOLERANCE), else a sentence naming the first difference."""
+    if len(live) != len(expected):
+        a = [(l.get("recognizer"), l.get("state")) for l in live]
+        b = [(l.get("recognizer"), l.get("state")) for l in expected]
+        i = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+        return "{} lines live, {} offline; first difference at {}: {} vs {}".format(len(a), len(b), i, a[i:i + 2], b[i:i + 2])
+
+    def differs(a, b, where):
+        if isinstance(b, dict):
+            if not isinstance(a, dict):
+                return where
+            for k in b:
+                if k in TIME_DERIVED and (k != "time" or not timed):
+                    continue
+                if k == "time":
+                    continue                              # compared as gaps below
+                d = differs(a.get(k), b[k], where + "." + k)
+                if d:
+                    return d
+            return None
+        if isinstance(b, (int, float)) and not isinstance(b, bool):
+            ok = isinstance(a, (int, float)) and abs(a - b) <= TOLERANCE * max(1.0, abs(b))
+            return None if ok else "{}: {} live, {} offline".format(where, a, b)
+        return None if a == b else "{}: {!r} live, {!r} offline".format(where, a, b)
+
+    for i, (a, b) in enumerate(zip(live, expected)):
+        d = differs(a, b, "line {} ({} {})".format(i, b.get("recognizer", b.get("event")), b.get("state", b.get("phase", ""))))
+        if d:
+            return d
+    if timed and live and all("time" in l for l in live + expected):
+        offset = live[0]["time"] - expected[0]["time"]
+        for i, (a, b) in enumerate(zip(live, expected)):
+            if abs(a["time"] - b["time"] - offset) > 2e-3:
+                return "line {}: time gap {} s off".format(i, a["time"] - b["time"] - offset)
+    return None
+
+
+class LibinputWatcher:
+    """`libinput debug-events` on one device node, as a compositor reads it: its touch events, with
+    their times, in `events()`; `stop()` counts them."""
+
+    KINDS = ("TOUCH_DOWN", "TOUCH_UP", "TOUCH_CANCEL")
+
+    def __init__(self, node, workdir, tag="libinput"):
+        self.path = os.path.join(workdir, "{}.log".format(tag))
+        self.out = open(self.path, "w")
+        self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", node],
+                                     stdout=self.out, stderr=subprocess.STDOUT)
+        end = time.time() + 10
+        while "DEVICE_ADDED" not in self.text() and time.time() < end:
+            time.sleep(0.05)
+
+    def text(self):
+        self.out.flush()
+        with open(self.path) as f:
+            return f.read()
+
+    def events(self, since=0):
+        """[(kind, seconds)] of the touch events after offset `since` of the log."""
+        return [(m.group(1), float(m.group(2))) for m in
+                re.finditer(r"\b(TOUCH_DOWN|TOUCH_UP|TOUCH_CANCEL)\s+\+([0-9.]+)s", self.text()[since:])]
+
+    def kinds(self, since=0):
+        return [k for k, _ in self.events(since)]
+
+    def stop(self):
+        """Ends it; the count of each kind of touch event it saw."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.out.close()
+        kinds = self.kinds()
+        return {k: kinds.count(k) for k in self.KINDS}
