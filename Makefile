@@ -95,7 +95,7 @@ soak: release
 
 # systemd-analyze on the units (exposure must stay at most 2.0).
 check-units: build
-	python3 Tests/integration/run.py test_daemon.CommandLineTests.test_systemd_units_verify_and_are_hardened
+	python3 Tests/integration/run.py test_install.InstallTests.test_systemd_units_verify_and_are_hardened
 
 # The units and the udev rule name the binaries' directory: installed with $(PREFIX) put in.
 # (BIN: where the binaries are taken from; the tests install debug binaries with `make -o release`.)

@@ -3,11 +3,14 @@ socket, a socket client, the offline replay, and the comparison of live and offl
 Standard library only. Tests import it as `from common import *`."""
 import json
 import os
+import shutil
 import select
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+import unittest
 import warnings
 
 warnings.simplefilter("ignore", ResourceWarning)
@@ -79,3 +82,29 @@ def free_port():
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+class TestCase(unittest.TestCase):
+    """The integration tests' base: what a test makes is removed by cleanups, not try/finally."""
+
+    def tempdir(self):
+        """A temporary directory, removed after the test."""
+        d = tempfile.mkdtemp(prefix="tb-test-")
+        self.addCleanup(shutil.rmtree, d, True)
+        return d
+
+    def daemon(self, *args, env=None):
+        """A daemon on a private socket, stopped after the test."""
+        d = Daemon(*args, env=env)
+        self.addCleanup(d.stop)
+        return d
+
+
+def wait_for(predicate, timeout=10, step=0.02):
+    """Waits until `predicate()` is true (the value it returned), or None after `timeout` seconds."""
+    end = time.time() + timeout
+    while True:
+        value = predicate()
+        if value or time.time() > end:
+            return value or None
+        time.sleep(step)

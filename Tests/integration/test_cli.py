@@ -45,6 +45,7 @@ def help_options(text):
 
 
 class HelpTests(unittest.TestCase):
+
     def test_every_command_and_subcommand_takes_help(self):
         commands = ctl_commands()
         for expected in ("listen", "replay", "scene check", "scene push", "scene default", "set rotation", "bind"):
@@ -265,6 +266,7 @@ class BundledRecordingTests(unittest.TestCase):
 
 
 class MakefileTests(unittest.TestCase):
+
     def test_make_run_installs_what_the_daemon_needs_and_no_test_tool(self):
         out = subprocess.run(["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True, timeout=30)
         self.assertEqual(out.returncode, 0, out.stderr)
@@ -286,6 +288,7 @@ class MakefileTests(unittest.TestCase):
 
 
 class SocketPathTests(unittest.TestCase):
+
     def test_touchbridge_socket_is_honoured_by_the_daemon_and_touchbridgectl(self):
         tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, tmp, True)

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""The visualizer's page in a real browser (headless Chromium): a replay report, and the live page."""
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import warnings
+
+warnings.simplefilter("ignore", ResourceWarning)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import *  # noqa: E402,F401,F403
+import headless  # noqa: E402
+
+
+@unittest.skipUnless(headless.chromium(), "needs chromium (make deps installs it)")
+class VisualizerTests(TestCase):
+    """The visualizer's page in a real browser (headless Chromium): a replay report, and the live page."""
+
+    def test_a_report_shows_the_views_the_touches_and_the_recognizers_that_fired(self):
+        tmp = self.tempdir()
+        report = os.path.join(tmp, "taps.html")
+        out = subprocess.run([CTL, "replay", "--html", report, TAPS], capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual([json.loads(l)["recognizer"] for l in out.stdout.splitlines()], ["doubleTap"] * 4 + ["tap"])
+        self.assertIn("wrote " + report, out.stderr)
+        with open(report) as f:
+            page = f.read()
+        self.assertNotIn("http://", page.replace("http://www.w3.org/2000/svg", ""))   # nothing fetched
+        with headless.Browser() as b:
+            p = b.open("file://" + report)
+            self.assertTrue(p.wait_for("document.body.dataset.lines > 0"))
+            shown = p.evaluate("""({
+                views: [...document.querySelectorAll('[data-view]')].filter(e => e.tagName == 'polygon').map(e => e.dataset.view),
+                touches: [...document.querySelectorAll('g.touch')].map(e => e.dataset.phase),
+                fired: Object.fromEntries([...document.querySelectorAll('.lane')].map(e => [e.dataset.recognizer, +e.dataset.fired])),
+                reasons: Object.fromEntries([...document.querySelectorAll('.lane')].map(e => [e.dataset.recognizer, e.querySelector('.reason').textContent])),
+                clock: document.getElementById('clock').textContent })""")
+            self.assertEqual(shown["views"], ["screen"])
+            self.assertEqual(shown["touches"], ["ended"] * 9)          # opens at the end: every finger lifted
+            self.assertEqual(shown["fired"]["doubleTap"], 4)
+            self.assertEqual(shown["fired"]["tap"], 1)
+            self.assertEqual(shown["fired"]["pan"], 0)
+            self.assertTrue(shown["reasons"]["longPress"].startswith("failed: lifted before 0.5 s"), shown["reasons"])
+            self.assertTrue(shown["reasons"]["twoFingerTap"].startswith("failed: "), shown["reasons"])
+            # Scrubbed back to the first tap's lift: the single tap waits for the double tap to fail.
+            p.evaluate("""(() => { const lifts = [...M.touches.values()][0].pts.filter(q => q.phase == 'ended');
+                                   S.t = lifts[0].time + 0.01; S.follow = false; S.dirty = true; draw(); })()""")
+            self.assertEqual(p.evaluate("document.querySelector('.lane[data-recognizer=tap] .reason').textContent"),
+                             "waits for doubleTap to fail")
+            # Reasons are shown whole: no lane's "now" column is cut.
+            p.evaluate("S.t = M.t1; S.dirty = true; draw()")
+            self.assertEqual(p.evaluate("[...document.querySelectorAll('.lane .now')].filter(e => e.scrollWidth > e.clientWidth + 1).length"), 0)
+            self.assertRegex(p.evaluate("document.querySelector('.lane[data-recognizer=edgeLeft] .reason').textContent"),
+                             r"^failed: began [\d.]+ pt from the nearest edge \(within 24 pt of left\)$")
+
+    def test_a_report_says_each_state_once(self):
+        tmp = self.tempdir()
+        report = os.path.join(tmp, "scroll.html")
+        out = subprocess.run([CTL, "replay", "--html", report, SCROLL], capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        with headless.Browser() as b:
+            p = b.open("file://" + report)
+            self.assertTrue(p.wait_for("document.body.dataset.lines > 0"))
+            # In the middle of the pan: the lane says "changed" once, then the pan's values.
+            p.evaluate("""(() => { const g = M.lanes.get('pan').gestures.filter(g => g.state == 'changed');
+                                   S.t = g[Math.floor(g.length / 2)].time; S.follow = false; S.dirty = true; draw(); })()""")
+            state = p.evaluate("document.querySelector('.lane[data-recognizer=pan] .state').textContent")
+            value = p.evaluate("document.querySelector('.lane[data-recognizer=pan] .value').textContent")
+            self.assertEqual(state, "changed")
+            self.assertTrue(value.startswith("translation "), value)
+
+    def test_a_report_of_twenty_seconds_of_ten_fingers_stays_under_5_MB(self):
+        tmp = self.tempdir()
+        recording = os.path.join(tmp, "ten.evemu")
+        tbsupport.evemu_frames(recording, tbsupport.ten_finger_frames(seconds=20))
+        report = os.path.join(tmp, "ten.html")
+        out = subprocess.run([CTL, "replay", "--html", report, recording], capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertLess(os.path.getsize(report), 5 * 1024 * 1024)
+
+    def test_the_live_page_gets_the_touches_and_gestures_of_a_replaying_daemon(self):
+        d = self.daemon("--no-devices", "--replay", SCROLL, "--replay-loop", "--replay-delay", "0.5")
+        port = free_port()
+        vis = subprocess.Popen([CTL, "visualize", "--socket", d.socket, "--listen", "127.0.0.1:{}".format(port)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: vis.wait(10))
+        self.addCleanup(vis.terminate)
+        self.assertEqual(vis.stdout.readline().strip(), "touchbridgectl visualize: open http://127.0.0.1:{}/ in a browser "
+                         "(the daemon: {})".format(port, d.socket))
+        with headless.Browser() as b:
+            p = b.open("http://127.0.0.1:{}/".format(port))
+            self.assertTrue(p.wait_for("document.body.dataset.gestures > 0 && document.body.dataset.touches > 0", 30))
+            self.assertEqual(p.evaluate("document.getElementById('status').textContent"), "connected")
+            self.assertEqual(p.evaluate("document.getElementById('mode').textContent"), "live")
+            self.assertTrue(p.wait_for("+document.querySelector('.lane[data-recognizer=pan]').dataset.fired > 0", 15))
+            self.assertTrue(p.evaluate("[...document.querySelectorAll('[data-device]')].length == 1"))
+        # Anything but loopback is said to show touches to the network.
+        exposed = subprocess.Popen([CTL, "visualize", "--socket", d.socket, "--listen", "0.0.0.0:{}".format(free_port())],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.assertIn("not loopback: anyone who can reach it sees every touch", exposed.stderr.readline())
+        exposed.terminate()
+        exposed.wait(10)
+        other = subprocess.run([CTL, "visualize", "--socket", d.socket, "--listen", "nonsense"], capture_output=True, text=True, timeout=10)
+        self.assertEqual(other.returncode, 1)
+        self.assertIn("--listen takes ADDR:PORT", other.stderr)
+        vis.terminate()
+        _, err = vis.communicate(timeout=10)
+        self.assertNotIn("127.0.0.1:{}".format(port), err)            # the address is said once, on stdout
+
+
+if __name__ == "__main__":
+    from run import main
+    main(["test_visualizer"])
