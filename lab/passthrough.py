@@ -24,7 +24,7 @@ import struct
 import subprocess
 import time
 
-from common import FIX, Client, Daemon, Device, report
+from common import FIX, Client, Daemon, Device, report, tbsupport
 
 EVIOCGRAB = 0x40044590
 EVIOCSCLOCKID = 0x400445a0
@@ -50,44 +50,14 @@ def gesture(workdir, name, fingers, hz=HZ, lift=True):
     """An evemu recording of fingers on the panel: each finger is (x, y, dx, dy, frames, start): it lands
     at frame `start` at (x, y), moves (dx, dy) a frame for `frames` frames, and lifts after (without
     `lift`, it stays down when the recording ends). Frames are 1/hz s apart, each with what changed,
-    BTN_TOUCH and the oldest finger on ABS_X/ABS_Y, as a kernel driver sends them."""
+    BTN_TOUCH and the oldest finger on ABS_X/ABS_Y, as a kernel driver sends them (tbsupport.evemu_frames)."""
     path = os.path.join(workdir, name + ".evemu")
     last = max(start + frames for (_, _, _, _, frames, start) in fingers) - (0 if lift else 1)
-    lines, tid, down, emulated = [], 500, {}, None
-    for frame in range(last + 1):
-        t = 1.0 + frame / hz
-        ev = []
-        for slot, (x, y, dx, dy, frames, start) in enumerate(fingers):
-            if frame == start:
-                tid += 1
-                down[slot] = (frame, x, y)
-                ev += [(3, 0x2f, slot), (3, 0x39, tid), (3, 0x35, x), (3, 0x36, y)]
-            elif start < frame <= start + frames - 1:
-                k = frame - start
-                ev += [(3, 0x2f, slot), (3, 0x35, x + dx * k), (3, 0x36, y + dy * k)]
-                down[slot] = (down[slot][0], x + dx * k, y + dy * k)
-            elif frame == start + frames:
-                ev += [(3, 0x2f, slot), (3, 0x39, -1)]
-                del down[slot]
-        if not ev:
-            continue
-        touching = bool(down)
-        if touching != (emulated is not None):
-            ev.append((1, 0x14a, 1 if touching else 0))
-        if touching:
-            oldest = min(down, key=lambda s: (down[s][0], s))
-            pos = down[oldest][1:]
-            if pos != emulated:
-                ev += [(3, 0x00, pos[0]), (3, 0x01, pos[1])]
-            emulated = pos
-        else:
-            emulated = None
-        ev.append((0, 0, 0))
-        lines += ["E: {:.6f} {:04x} {:04x} {}\n".format(t, a, b, c) for (a, b, c) in ev]
-    with open(path, "w") as f:
-        f.write("# EVEMU 1.3\n")
-        f.writelines(_HEADER)
-        f.writelines(lines)
+    frames = [{slot: (x + dx * (f - start), y + dy * (f - start))
+               for slot, (x, y, dx, dy, n, start) in enumerate(fingers) if start <= f < start + n}
+              for f in range(last + 1)]
+    tbsupport.evemu_frames(path, frames, hz=hz, header="# EVEMU 1.3\n" + "".join(_HEADER), t0=1.0, first_id=501,
+                           only_changes=True, pointer_emulation=True, lift_at_end=False)
     return path
 
 

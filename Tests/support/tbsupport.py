@@ -100,25 +100,55 @@ def evemu_panel(name, x_max=4095, y_max=4095, pressure=False):
     return "\n".join(lines) + "\n"
 
 
-def evemu_frames(path, frames, hz=240.0, name="Synthetic panel (TouchBridge tests)"):
-    """Writes an evemu recording of `evemu_panel(name)` (0…4095 on both axes, 16 units/mm): `frames` is
-    a list, one entry per frame at `hz`, of {slot: (x, y)} for the fingers down in it. A slot that
-    appears gets a new tracking id; one that disappears lifts. A last frame lifts what is still down."""
-    out = [evemu_panel(name)]
-    down = {}
-    next_id = 1
-    for i, contacts in enumerate(list(frames) + [{}]):
-        t = "{:.6f}".format(i / hz)
+def evemu_frames(path, frames, hz=240.0, name="Synthetic panel (TouchBridge tests)", header=None, t0=0.0,
+                 first_id=1, only_changes=False, pointer_emulation=False, lift_at_end=True):
+    """Writes an evemu recording: `frames` is a list, one entry per frame at `hz` from `t0` s, of
+    {slot: (x, y)} for the fingers down in it. A slot that appears gets a new tracking id (from
+    `first_id`); one that disappears lifts; with `lift_at_end`, a last frame lifts what is still down.
+    The device is `header` (an evemu description's text) or else `evemu_panel(name)` (0…4095 on both
+    axes, 16 units/mm).
+
+    As a kernel driver sends them: with `only_changes`, a frame has only the values that changed (and
+    none at all when nothing did), and with `pointer_emulation`, BTN_TOUCH and ABS_X/ABS_Y follow the
+    oldest finger, as the legacy single-touch axes do."""
+    out = [header if header is not None else evemu_panel(name)]
+    down = {}                   # slot: (tracking id, landing frame, (x, y))
+    next_id = first_id
+    emulated = None
+    for i, contacts in enumerate(list(frames) + ([{}] if lift_at_end else [])):
+        t = "{:.6f}".format(t0 + i / hz)
+        ev = []
         for slot in sorted(set(down) - set(contacts)):
-            out.append("E: {} 0003 002f {}\nE: {} 0003 0039 -1\n".format(t, slot, t))
+            ev += [(3, 0x2f, slot), (3, 0x39, -1)]
             del down[slot]
         for slot, (x, y) in sorted(contacts.items()):
-            out.append("E: {} 0003 002f {}\n".format(t, slot))
+            x, y = int(x), int(y)
             if slot not in down:
-                down[slot] = next_id
-                out.append("E: {} 0003 0039 {}\n".format(t, next_id))
+                down[slot] = (next_id, i, (x, y))
+                ev += [(3, 0x2f, slot), (3, 0x39, next_id), (3, 0x35, x), (3, 0x36, y)]
                 next_id += 1
-            out.append("E: {} 0003 0035 {}\nE: {} 0003 0036 {}\n".format(t, int(x), t, int(y)))
+                continue
+            tid, since, (px, py) = down[slot]
+            down[slot] = (tid, since, (x, y))
+            if not only_changes:
+                ev += [(3, 0x2f, slot), (3, 0x35, x), (3, 0x36, y)]
+            elif (x, y) != (px, py):
+                ev += [(3, 0x2f, slot)] + ([(3, 0x35, x)] if x != px else []) + ([(3, 0x36, y)] if y != py else [])
+        if pointer_emulation:
+            touching = bool(down)
+            if touching != (emulated is not None):
+                ev.append((1, 0x14a, 1 if touching else 0))
+            if touching:
+                oldest = min(down, key=lambda s: (down[s][1], s))
+                pos = down[oldest][2]
+                if pos != emulated:
+                    ev += [(3, 0x00, pos[0]), (3, 0x01, pos[1])]
+                emulated = pos
+            else:
+                emulated = None
+        if only_changes and not ev:
+            continue
+        out += ["E: {} {:04x} {:04x} {}\n".format(t, a, b, c) for (a, b, c) in ev]
         out.append("E: {} 0000 0000 0\n".format(t))
     with open(path, "w") as f:
         f.writelines(out)
