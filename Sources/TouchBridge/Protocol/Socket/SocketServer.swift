@@ -67,12 +67,13 @@ public final class SocketServer {
         try loop.add(listener.fd) { [unowned self] _ in self.acceptAll() }
     }
 
-    /// Stops listening; removes the socket file unless systemd owns it.
+    /// Stops listening (the socket file is removed unless systemd owns it), then closes every client:
+    /// a client that connects again at once finds no daemon there, not one that is going away.
     public func shutdown() {
         flushQueued()
-        for client in topics.clients { drop(client, reason: nil) }
         loop.remove(listener.fd)
         listener.close()
+        for client in topics.clients { drop(client, reason: nil) }
     }
 
     public var clientCount: Int { clients.count }
