@@ -48,11 +48,10 @@ test: deps check-page
 	$(SWIFT) test --skip-build
 	TB_BIN=$$($(SWIFT) build --show-bin-path) python3 Tests/integration/run.py
 
-# The visualizer's page (Sources/TouchBridge/Visualizer/Page): its script parses, and the Swift files
-# that carry it into the binaries are what scripts/embed_page.py writes from it.
+# The visualizer's page (Sources/TouchBridge/Visualizer/Page, which the EmbedPage build plugin carries
+# into the binaries): its script must parse.
 check-page:
 	node --check Sources/TouchBridge/Visualizer/Page/page.js
-	python3 scripts/embed_page.py --check
 
 # The daemon in the foreground with the built-in scene; it says which touchscreens it found.
 run: release

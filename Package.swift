@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // TouchBridge: UIKit's touch semantics for Linux touchscreens.
 // Modules follow the path a touch takes (see README "Pipeline"):
 //   TouchCore   geometry, views, hit-testing, touches, recognizers (pure Swift: no Foundation, no Glibc)
@@ -30,9 +30,12 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .target(name: "TouchInput", dependencies: ["TouchCore", "CEvdev", "CUdev"], swiftSettings: releaseSpeed),
         .systemLibrary(name: "CLinux"),
-        // Visualizer/Page: the page's HTML, CSS and JavaScript, embedded by scripts/embed_page.py.
+        // Visualizer/Page: the page's HTML, CSS and JavaScript, carried into the binaries by the EmbedPage
+        // build plugin (Plugins/EmbedPage, which runs embed-page).
         .target(name: "TouchBridge", dependencies: ["TouchCore", "TouchInput", "CLinux"], exclude: ["Visualizer/Page"],
-                swiftSettings: releaseSpeed),
+                swiftSettings: releaseSpeed, plugins: ["EmbedPage"]),
+        .executableTarget(name: "embed-page"),
+        .plugin(name: "EmbedPage", capability: .buildTool(), dependencies: ["embed-page"]),
         .executableTarget(name: "touchbridged", dependencies: ["TouchBridge"], swiftSettings: releaseSpeed),
         .executableTarget(name: "touchbridgectl", dependencies: ["TouchBridge"], swiftSettings: releaseSpeed),
         .executableTarget(name: "touchbridge-bench", dependencies: ["TouchBridge", "CLinux"], swiftSettings: releaseSpeed),

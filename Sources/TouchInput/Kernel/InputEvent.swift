@@ -16,46 +16,36 @@ public struct InputEvent: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Event types (`EV_*` in linux/input-event-codes.h).
+/// Event types (`EV_*` in linux/input-event-codes.h): EV_SYN (frame markers), EV_KEY (buttons,
+/// BTN_TOUCH and the BTN_TOOL_* bits among them), EV_REL (relative axes), EV_ABS (absolute axes),
+/// EV_MSC (MSC_TIMESTAMP, MSC_SCAN).
 public enum EventType {
-    /// EV_SYN: frame markers.
-    public static let syn: UInt16 = 0x00
-    /// EV_KEY: buttons, including BTN_TOUCH and the BTN_TOOL_* bits.
-    public static let key: UInt16 = 0x01
-    /// EV_REL: relative axes.
-    public static let rel: UInt16 = 0x02
-    /// EV_ABS: absolute axes.
-    public static let abs: UInt16 = 0x03
-    /// EV_MSC: miscellaneous (MSC_TIMESTAMP, MSC_SCAN).
-    public static let msc: UInt16 = 0x04
+    public static let syn: UInt16 = 0x00, key: UInt16 = 0x01, rel: UInt16 = 0x02, abs: UInt16 = 0x03, msc: UInt16 = 0x04
     public static let max: UInt16 = 0x1f
+
+    /// The kernel's names, for logs and the evtest format.
+    static let names: [UInt16: String] = [syn: "EV_SYN", key: "EV_KEY", rel: "EV_REL", abs: "EV_ABS", msc: "EV_MSC"]
 }
 
-/// EV_SYN codes.
+/// EV_SYN codes (Documentation/input/event-codes.rst): SYN_REPORT ends a frame (everything since the
+/// last one happened at once); SYN_CONFIG is unused; SYN_MT_REPORT ends one contact in multitouch
+/// protocol A; SYN_DROPPED says the client's buffer overran: events up to the next SYN_REPORT are lost
+/// and the device's state must be read back.
 public enum SynCode {
-    /// SYN_REPORT: the end of a frame; everything since the last one happened at once.
-    public static let report: UInt16 = 0
-    /// SYN_CONFIG: unused.
-    public static let config: UInt16 = 1
-    /// SYN_MT_REPORT: the end of one contact in multitouch protocol A.
-    public static let mtReport: UInt16 = 2
-    /// SYN_DROPPED: the client's buffer overran; events up to the next SYN_REPORT are lost and the
-    /// device's state must be read back (Documentation/input/event-codes.rst).
-    public static let dropped: UInt16 = 3
+    public static let report: UInt16 = 0, config: UInt16 = 1, mtReport: UInt16 = 2, dropped: UInt16 = 3
+
+    static let names: [UInt16: String] = [report: "SYN_REPORT", mtReport: "SYN_MT_REPORT", dropped: "SYN_DROPPED"]
 }
 
-/// EV_KEY codes a touch device uses.
+/// EV_KEY codes a touch device uses: BTN_TOUCH (something touches the surface: single-touch devices,
+/// and the legacy emulation), BTN_TOOL_PEN and BTN_TOOL_RUBBER (a stylus is in range), BTN_TOOL_FINGER
+/// (a finger is in range: a touchpad's mark), BTN_TOOL_DOUBLETAP, BTN_LEFT.
 public enum KeyCode {
-    /// BTN_TOUCH: something touches the surface (single-touch devices, and the legacy emulation).
-    public static let touch: UInt16 = 0x14a
-    /// BTN_TOOL_PEN / BTN_TOOL_RUBBER: a stylus is in range.
-    public static let toolPen: UInt16 = 0x140
-    public static let toolRubber: UInt16 = 0x141
-    /// BTN_TOOL_FINGER: a finger is in range (a touchpad's mark).
-    public static let toolFinger: UInt16 = 0x145
-    public static let toolDoubleTap: UInt16 = 0x14d
-    public static let left: UInt16 = 0x110
+    public static let touch: UInt16 = 0x14a, toolPen: UInt16 = 0x140, toolRubber: UInt16 = 0x141
+    public static let toolFinger: UInt16 = 0x145, toolDoubleTap: UInt16 = 0x14d, left: UInt16 = 0x110
     public static let max: UInt16 = 0x2ff
+
+    static let names: [UInt16: String] = [touch: "BTN_TOUCH", toolFinger: "BTN_TOOL_FINGER", toolPen: "BTN_TOOL_PEN"]
 }
 
 /// EV_ABS codes.
@@ -90,6 +80,12 @@ public enum AbsCode {
 
     /// The per-slot axes a protocol B device keeps (ABS_MT_TOUCH_MAJOR … ABS_MT_TOOL_Y).
     public static let slotAxes: ClosedRange<UInt16> = mtTouchMajor...mtToolY
+
+    static let names: [UInt16: String] = [
+        x: "ABS_X", y: "ABS_Y", pressure: "ABS_PRESSURE", mtSlot: "ABS_MT_SLOT", mtTouchMajor: "ABS_MT_TOUCH_MAJOR",
+        mtPositionX: "ABS_MT_POSITION_X", mtPositionY: "ABS_MT_POSITION_Y", mtToolType: "ABS_MT_TOOL_TYPE",
+        mtTrackingID: "ABS_MT_TRACKING_ID", mtPressure: "ABS_MT_PRESSURE",
+    ]
 }
 
 /// ABS_MT_TOOL_TYPE values.
@@ -107,38 +103,21 @@ public enum InputProperty {
     public static let direct = 1
 }
 
-/// Kernel names for logs and the evtest format.
+/// Kernel names for logs and the evtest format: each kind of code keeps its own table, beside its
+/// constants.
 public enum EventName {
     public static func type(_ type: UInt16) -> String {
-        switch type {
-        case EventType.syn: "EV_SYN"
-        case EventType.key: "EV_KEY"
-        case EventType.rel: "EV_REL"
-        case EventType.abs: "EV_ABS"
-        case EventType.msc: "EV_MSC"
-        default: "EV_\(type)"
-        }
+        EventType.names[type] ?? "EV_\(type)"
     }
 
     public static func code(type: UInt16, code: UInt16) -> String {
-        switch (type, code) {
-        case (EventType.syn, SynCode.report): "SYN_REPORT"
-        case (EventType.syn, SynCode.mtReport): "SYN_MT_REPORT"
-        case (EventType.syn, SynCode.dropped): "SYN_DROPPED"
-        case (EventType.key, KeyCode.touch): "BTN_TOUCH"
-        case (EventType.key, KeyCode.toolFinger): "BTN_TOOL_FINGER"
-        case (EventType.key, KeyCode.toolPen): "BTN_TOOL_PEN"
-        case (EventType.abs, AbsCode.x): "ABS_X"
-        case (EventType.abs, AbsCode.y): "ABS_Y"
-        case (EventType.abs, AbsCode.pressure): "ABS_PRESSURE"
-        case (EventType.abs, AbsCode.mtSlot): "ABS_MT_SLOT"
-        case (EventType.abs, AbsCode.mtTouchMajor): "ABS_MT_TOUCH_MAJOR"
-        case (EventType.abs, AbsCode.mtPositionX): "ABS_MT_POSITION_X"
-        case (EventType.abs, AbsCode.mtPositionY): "ABS_MT_POSITION_Y"
-        case (EventType.abs, AbsCode.mtToolType): "ABS_MT_TOOL_TYPE"
-        case (EventType.abs, AbsCode.mtTrackingID): "ABS_MT_TRACKING_ID"
-        case (EventType.abs, AbsCode.mtPressure): "ABS_MT_PRESSURE"
-        default: String(code, radix: 16)
+        let names: [UInt16: String]
+        switch type {
+        case EventType.syn: names = SynCode.names
+        case EventType.key: names = KeyCode.names
+        case EventType.abs: names = AbsCode.names
+        default: names = [:]
         }
+        return names[code] ?? String(code, radix: 16)
     }
 }
