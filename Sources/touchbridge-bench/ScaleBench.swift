@@ -13,13 +13,14 @@ import TouchInput
 func scaleScene(sets: Int) -> Scene {
     var recs: [String] = []
     for k in 0..<sets {
-        recs.append(#"{"name": "double\#(k)", "type": "tap", "numberOfTapsRequired": 2}"#)
-        recs.append(#"{"name": "tap\#(k)", "type": "tap", "requireToFail": ["double\#(k)"]}"#)
-        recs.append(#"{"name": "press\#(k)", "type": "longPress"}"#)
-        recs.append(#"{"name": "pan\#(k)", "type": "pan", "simultaneousWith": "*"}"#)
-        recs.append(#"{"name": "pinch\#(k)", "type": "pinch", "simultaneousWith": "*"}"#)
-        recs.append(#"{"name": "rotation\#(k)", "type": "rotation", "simultaneousWith": "*"}"#)
-        recs.append(#"{"name": "swipe\#(k)", "type": "swipe", "direction": ["left", "right"]}"#)
+        let double = TapGestureRecognizer()
+        double.numberOfTapsRequired = 2
+        let swipe = SwipeGestureRecognizer()
+        swipe.direction = [.left, .right]
+        recs += [entry(double, "double\(k)"), entry(TapGestureRecognizer(), "tap\(k)", requireToFail: ["double\(k)"]),
+                 entry(LongPressGestureRecognizer(), "press\(k)"), entry(PanGestureRecognizer(), "pan\(k)", everyone: true),
+                 entry(PinchGestureRecognizer(), "pinch\(k)", everyone: true),
+                 entry(RotationGestureRecognizer(), "rotation\(k)", everyone: true), entry(swipe, "swipe\(k)")]
     }
     let text = #"{"window": {"width": 1280, "height": 800}, "views": [{"name": "stage", "frame": [0, 0, 1280, 800], "multipleTouchEnabled": true, "recognizers": [\#(recs.joined(separator: ","))]}]}"#
     return try! Scene.parse(text, file: "scale")

@@ -5,25 +5,34 @@ import TouchBridge
 import TouchCore
 import TouchInput
 
+/// A scene file's entry for `g`, named `name` (Scene.fileEntry: the keys are the scene schema's).
+func entry(_ g: GestureRecognizer, _ name: String, everyone: Bool = false, requireToFail: [String] = []) -> String {
+    g.name = name
+    return Scene.fileEntry(for: g, requireToFail: requireToFail, simultaneousWithEveryone: everyone)
+}
+
 /// A 40 × 25 grid of cells (1,000 views with the container) on a 1280 × 800 window; 32 recognizers.
 func benchScene() -> Scene {
     var views: [String] = []
+    let swipe = SwipeGestureRecognizer()
+    swipe.direction = [.left, .right]
+    let edge = ScreenEdgePanGestureRecognizer()
+    edge.edges = .left
+    let tap2 = TapGestureRecognizer()
+    tap2.numberOfTouchesRequired = 2
+    let double = TapGestureRecognizer()
+    double.numberOfTapsRequired = 2
     var recs: [String] = [
-        #"{"name": "pan", "type": "pan", "simultaneousWith": "*"}"#,
-        #"{"name": "pinch", "type": "pinch", "simultaneousWith": "*"}"#,
-        #"{"name": "rotation", "type": "rotation", "simultaneousWith": "*"}"#,
-        #"{"name": "press", "type": "longPress", "simultaneousWith": "*"}"#,
-        #"{"name": "swipe", "type": "swipe", "direction": ["left", "right"], "simultaneousWith": "*"}"#,
-        #"{"name": "edge", "type": "screenEdgePan", "edges": ["left"], "simultaneousWith": "*"}"#,
-        #"{"name": "tap2", "type": "tap", "numberOfTouchesRequired": 2}"#,
-        #"{"name": "double", "type": "tap", "numberOfTapsRequired": 2}"#,
+        entry(PanGestureRecognizer(), "pan", everyone: true), entry(PinchGestureRecognizer(), "pinch", everyone: true),
+        entry(RotationGestureRecognizer(), "rotation", everyone: true), entry(LongPressGestureRecognizer(), "press", everyone: true),
+        entry(swipe, "swipe", everyone: true), entry(edge, "edge", everyone: true), entry(tap2, "tap2"), entry(double, "double"),
     ]
     var cellCount = 0
     for row in 0..<25 {
         for col in 0..<40 where cellCount < 999 {
             var cell = #"{"name": "cell\#(cellCount)", "frame": [\#(col * 32), \#(row * 32), 32, 32]"#
             if cellCount % 42 == 0 && recs.count < 32 {
-                cell += #", "recognizers": [{"name": "tap\#(cellCount)", "type": "tap"}]"#
+                cell += #", "recognizers": [\#(entry(TapGestureRecognizer(), "tap\(cellCount)"))]"#
                 recs.append("")
             }
             views.append(cell + "}")

@@ -64,26 +64,9 @@ extension Scene {
             w.number(v)
             return w.string
         }
-        let edges = ["Left", "Right", "Top", "Bottom"]
-        let swipes = ["Left", "Right", "Up", "Down"]
-        // The apps' own gestures, reported but not claimed, in the pass-through scene.
-        let shared = passthrough ? #", "cancelsTouchesInView": false, "delaysTouchesEnded": false"# : ""
-        var recognizers = [
-            #"{"name": "doubleTap", "type": "tap", "numberOfTapsRequired": 2\#(shared)}"#,
-            #"{"name": "tap", "type": "tap", "requireToFail": ["doubleTap"]\#(shared)}"#,
-            #"{"name": "twoFingerTap", "type": "tap", "numberOfTouchesRequired": 2\#(shared)}"#,
-            #"{"name": "longPress", "type": "longPress"\#(shared)}"#,
-        ]
-        for e in edges {
-            recognizers.append(#"{"name": "edge\#(e)", "type": "screenEdgePan", "edges": ["\#(e.lowercased())"]}"#)
+        let entries = builtInRecognizers(passthrough: passthrough).map {
+            RecognizerSchema.fileEntry($0.recognizer, requireToFail: $0.requireToFail, simultaneousWith: $0.simultaneousWith)
         }
-        for d in swipes {
-            recognizers.append(#"{"name": "swipe\#(d)", "type": "swipe", "direction": ["\#(d.lowercased())"], "numberOfTouchesRequired": 3}"#)
-        }
-        let waits = (edges.map { "\"edge\($0)\"" } + swipes.map { "\"swipe\($0)\"" }).joined(separator: ", ")
-        recognizers.append(#"{"name": "pan", "type": "pan", "requireToFail": [\#(waits)]\#(shared)}"#)
-        recognizers.append(#"{"name": "pinch", "type": "pinch", "simultaneousWith": ["rotation"]\#(shared)}"#)
-        recognizers.append(#"{"name": "rotation", "type": "rotation", "simultaneousWith": ["pinch"]\#(shared)}"#)
         return """
         {
           "window": {"width": \(n(size.width)), "height": \(n(size.height))},
@@ -91,12 +74,62 @@ extension Scene {
           "views": [
             {"name": "screen", "frame": [0, 0, \(n(size.width)), \(n(size.height))], "multipleTouchEnabled": true,
              "recognizers": [
-               \(recognizers.joined(separator: ",\n       "))
+               \(entries.joined(separator: ",\n       "))
              ]}
           ]
         }
 
         """
+    }
+
+    /// A scene file's entry for the recognizer `g` (its name, type and the properties that differ from
+    /// its type's defaults), for programs that write scenes: the benchmarks, a kiosk's generator.
+    public static func fileEntry(for g: GestureRecognizer, requireToFail: [String] = [], simultaneousWith: [String] = [],
+                                 simultaneousWithEveryone: Bool = false) -> String {
+        RecognizerSchema.fileEntry(g, requireToFail: requireToFail, simultaneousWith: simultaneousWith,
+                                   simultaneousWithEveryone: simultaneousWithEveryone)
+    }
+
+    /// The built-in scene's recognizers, set up in Swift (the scene file's keys for them are
+    /// RecognizerSchema's), with the names each requires to fail and is simultaneous with.
+    static func builtInRecognizers(passthrough: Bool) -> [(recognizer: GestureRecognizer, requireToFail: [String], simultaneousWith: [String])] {
+        /// The apps' own gestures, in the pass-through scene: reported, not claimed (C1), and never
+        /// holding back a lift (C3): a recognizer that never cancels has nothing to wait for.
+        func apps<R: GestureRecognizer>(_ r: R, _ name: String, _ set: (R) -> Void = { _ in }) -> R {
+            r.name = name
+            set(r)
+            if passthrough {
+                r.cancelsTouchesInView = false
+                r.delaysTouchesEnded = false
+            }
+            return r
+        }
+        let edges: [(String, RectEdge)] = [("Left", .left), ("Right", .right), ("Top", .top), ("Bottom", .bottom)]
+        let swipes: [(String, SwipeGestureRecognizer.Direction)] = [("Left", .left), ("Right", .right), ("Up", .up), ("Down", .down)]
+        var all: [(recognizer: GestureRecognizer, requireToFail: [String], simultaneousWith: [String])] = [
+            (apps(TapGestureRecognizer(), "doubleTap") { $0.numberOfTapsRequired = 2 }, [], []),
+            (apps(TapGestureRecognizer(), "tap"), ["doubleTap"], []),
+            (apps(TapGestureRecognizer(), "twoFingerTap") { $0.numberOfTouchesRequired = 2 }, [], []),
+            (apps(LongPressGestureRecognizer(), "longPress"), [], []),
+        ]
+        for (name, edge) in edges {
+            let e = ScreenEdgePanGestureRecognizer()
+            e.name = "edge" + name
+            e.edges = edge
+            all.append((e, [], []))
+        }
+        for (name, direction) in swipes {
+            let sw = SwipeGestureRecognizer()
+            sw.name = "swipe" + name
+            sw.direction = direction
+            sw.numberOfTouchesRequired = 3
+            all.append((sw, [], []))
+        }
+        let systemGestures = edges.map { "edge" + $0.0 } + swipes.map { "swipe" + $0.0 }
+        all.append((apps(PanGestureRecognizer(), "pan"), systemGestures, []))
+        all.append((apps(PinchGestureRecognizer(), "pinch"), [], ["rotation"]))
+        all.append((apps(RotationGestureRecognizer(), "rotation"), [], ["pinch"]))
+        return all
     }
 
     /// The built-in scene sized for a device: its physical size in points when the kernel reports a

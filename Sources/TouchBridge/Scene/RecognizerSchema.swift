@@ -10,6 +10,9 @@ struct RecognizerProperty: Sendable {
     let read: @Sendable (GestureRecognizer, JSON, String, inout PropertyReader) throws -> Void
     /// Writes `"key": value`, or nothing where the file would leave the key out.
     let write: @Sendable (GestureRecognizer, inout JSONWriter) -> Void
+    /// Said in a scene file even at its default, because it says what the recognizer is (a swipe's
+    /// direction, an edge pan's edges).
+    var alwaysInFiles = false
 
     /// The recognizer as the class the property belongs to: the schema made it, so it is one.
     private static func typed<R: GestureRecognizer>(_ g: GestureRecognizer) -> R {
@@ -64,7 +67,7 @@ struct RecognizerProperty: Sendable {
             w.beginArray()
             for name in (typed(g) as R)[keyPath: kp].names { w.string(name) }
             w.endArray()
-        })
+        }, alwaysInFiles: true)
     }
 }
 
@@ -140,4 +143,48 @@ struct RecognizerSchema: Sendable {
 
     /// Every type's name, for messages.
     static var typeNames: [String] { all.map { $0.kind.name.description } }
+
+    /// A scene file's entry for `g`, as a person writes one: the name, the type, the properties whose
+    /// values are not its type's defaults, then the names it requires to fail and is simultaneous with:
+    /// `{"name": "doubleTap", "type": "tap", "numberOfTapsRequired": 2}`.
+    static func fileEntry(_ g: GestureRecognizer, requireToFail: [String] = [], simultaneousWith: [String] = [],
+                          simultaneousWithEveryone: Bool = false) -> String {
+        guard let schema = of(g) else { preconditionFailure("scene schema: \(g) has no scene type") }
+        let fresh = schema.make()
+        func written(_ p: RecognizerProperty, _ r: GestureRecognizer) -> [UInt8] {
+            var w = JSONWriter()
+            w.beginObject()
+            p.write(r, &w)
+            w.endObject()
+            return w.bytes
+        }
+        var w = JSONWriter()
+        w.beginObject()
+        w.key(string: nameKey); w.string(g.name ?? "")
+        w.key(string: typeKey); w.staticString(schema.kind.name)
+        for p in common + schema.properties where p.alwaysInFiles || written(p, g) != written(p, fresh) { p.write(g, &w) }
+        for (key, names) in [(requireToFailKey, requireToFail), (simultaneousKey, simultaneousWith)] where !names.isEmpty {
+            w.key(string: key)
+            w.beginArray()
+            for n in names { w.string(n) }
+            w.endArray()
+        }
+        if simultaneousWithEveryone { w.key(string: simultaneousKey); w.staticString("*") }
+        w.endObject()
+        // Names and keys are plain words: a space after each colon and comma reads as a person writes.
+        return String(decoding: w.bytes, as: UTF8.self).replacingSeparators()
+    }
+}
+
+private extension String {
+    func replacingSeparators() -> String {
+        var out = ""
+        var inString = false
+        for c in self {
+            out.append(c)
+            if c == "\"" { inString.toggle() }
+            if !inString && (c == ":" || c == ",") { out.append(" ") }
+        }
+        return out
+    }
 }
