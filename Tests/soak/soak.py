@@ -117,9 +117,9 @@ class Unruly:
     """A client that does what it likes for a while, then hangs up."""
 
     def __init__(self, path, rnd):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        # The shared client connects; what follows is this client's own misbehaviour on its socket.
+        self.sock = tbsupport.Client(path, read_hello=False).sock
         self.sock.setblocking(False)
-        self.sock.connect(path)
         self.rnd = rnd
         self.until = time.time() + rnd.uniform(0.2, 6)
         self.reads = rnd.choice(["never", "slowly", "all"])
