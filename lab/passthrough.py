@@ -240,10 +240,10 @@ def check_passthrough(binaries, workdir):
 
         def play(name, fingers):
             mark = len(seen.text())
-            lines = len(rig.client.lines)
+            lines = len(rig.client.lines_seen)
             rig.panel.play(gesture(workdir, name, fingers))
             rig.client.pump(1.0)
-            return seen.events(mark), rig.client.lines[lines:]
+            return seen.events(mark), rig.client.lines_seen[lines:]
 
         tap, _ = play("tap", [(250, 240, 0, 0, 6, 0)])
         frames = rec.frames()
@@ -293,7 +293,7 @@ def check_delays_began(binaries, workdir):
         swipe = seen.kinds()
         mark = len(seen.text())
         reader = MirrorReader(rig.mirror)
-        lines = len(rig.client.lines)
+        lines = len(rig.client.lines_seen)
         # Within the edge pan's 24 pt and still: it may yet begin, until the finger lifts.
         rig.panel.play(gesture(workdir, "edge-tap", [(10, 300, 0, 0, 9, 0)]))      # held 150 ms
         rig.client.pump(1.0)
@@ -301,7 +301,7 @@ def check_delays_began(binaries, workdir):
         frames = reader.stop()
         down = next((t for t, ev in frames if (3, 0x39) in [(a, b) for a, b, v in ev if v >= 0]), None)
         up = next((t for t, ev in frames if (3, 0x39, -1) in ev), None)
-        lifted = next((l["time"] for l in rig.client.lines[lines:] if l.get("event") == "touch" and l["phase"] == "ended"), None)
+        lifted = next((l["time"] for l in rig.client.lines_seen[lines:] if l.get("event") == "touch" and l["phase"] == "ended"), None)
         late = down is not None and up is not None and lifted is not None and down >= lifted and up - down < 0.02
         report("pass-through, delaysTouchesBegan: the edge swipe never appears on the mirror", swipe == [],
                "libinput on the mirror: {}".format(swipe))
@@ -456,14 +456,14 @@ def measure_latency(binaries, workdir):
         rig.client.pump(0.3)
         rig.panel.play(gesture(workdir, "warm-up", [(300, 200, 2, 2, 30, 0), (400, 200, -2, 2, 30, 5)], hz=HZ))
         rig.client.pump(0.5)
-        lines = len(rig.client.lines)
+        lines = len(rig.client.lines_seen)
         reader = MirrorReader(rig.mirror)
         # Seven seconds of fingers moving, landing and lifting: three that sweep down, one that comes and goes.
         fingers = [(150 + 120 * i, 30, 0, 1, 400, 10 * i) for i in range(3)]
         fingers += [(600, 300 + 10 * k, 3, -1, 40, 60 + 90 * k) for k in range(4)]
         rig.panel.play(gesture(workdir, "latency", fingers, hz=HZ))
         rig.client.pump(1.0)
-        source = sorted({round(l["time"], 6) for l in rig.client.lines[lines:] if l.get("event") == "touch"})
+        source = sorted({round(l["time"], 6) for l in rig.client.lines_seen[lines:] if l.get("event") == "touch"})
         mirror = [t for t, _ in reader.stop()]
         n = min(len(source), len(mirror))
         delays = [(m - s) * 1000 for s, m in zip(source[:n], mirror[:n])]

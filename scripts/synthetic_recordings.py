@@ -24,7 +24,7 @@ RECORDINGS = {
 
 def write(directory):
     for name, frames in RECORDINGS.items():
-        tbsupport.evemu_frames(os.path.join(directory, name), frames(), name="Synthetic panel (TouchBridge)")
+        tbsupport.evemu_frames(os.path.join(directory, name), frames(), name="TouchBridge synthetic panel")
     return sorted(RECORDINGS)
 
 
