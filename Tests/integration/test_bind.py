@@ -2,24 +2,15 @@
 """touchbridgectl bind and listen: commands per gesture, reconnection, names the scene lacks."""
 import json
 import os
-import select
-import shutil
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
-import time
-import unittest
-import warnings
 
-warnings.simplefilter("ignore", ResourceWarning)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import *  # noqa: E402,F401,F403
+from common import *  # noqa: E402,F401,F403  (the binaries, fixtures, Client, Daemon, TestCase)
 
 
 class BindTests(TestCase):
-
     def test_bind_runs_commands_without_a_shell_and_logs_failures_as_they_happen(self):
         tmp = self.tempdir()
         marker = os.path.join(tmp, "ran")

@@ -3,25 +3,17 @@
 the examples built on them."""
 import json
 import os
-import select
-import shutil
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
-import time
 import unittest
-import warnings
 
-warnings.simplefilter("ignore", ResourceWarning)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import *  # noqa: E402,F401,F403
+from common import *  # noqa: E402,F401,F403  (the binaries, fixtures, Client, Daemon, TestCase)
 
 
 class LiveControlTests(TestCase):
     """Protocol 2: the recognizers and scene topics, set, scene, and who may send them."""
-
     def test_disabling_double_tap_lets_tap_fire_at_once_and_enabling_brings_it_back(self):
         d = self.daemon("--no-devices", "--replay", TAPS, "--replay", TAPS, "--replay-delay", "1")
         out = ctl("disable", "doubleTap", "--socket", d.socket)

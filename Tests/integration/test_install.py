@@ -1,25 +1,16 @@
 #!/usr/bin/env python3
 """Installing: --help and --version, make install, the systemd units' hardening."""
-import json
 import os
-import select
 import shutil
-import signal
-import socket
 import subprocess
 import sys
-import tempfile
-import time
 import unittest
-import warnings
 
-warnings.simplefilter("ignore", ResourceWarning)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import *  # noqa: E402,F401,F403
+from common import *  # noqa: E402,F401,F403  (the binaries, fixtures, Client, Daemon, TestCase)
 
 
 class InstallTests(TestCase):
-
     def test_help_version_and_bad_options(self):
         for tool in (DAEMON, CTL):
             out = subprocess.run([tool, "--help"], capture_output=True, text=True)

@@ -3,24 +3,19 @@
 socket activation."""
 import json
 import os
-import select
 import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
-import warnings
 
-warnings.simplefilter("ignore", ResourceWarning)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import *  # noqa: E402,F401,F403
+from common import *  # noqa: E402,F401,F403  (the binaries, fixtures, Client, Daemon, TestCase)
 
 
 class LifecycleTests(TestCase):
-
     def test_sigterm_exits_cleanly_and_removes_the_socket(self):
         d = Daemon("--no-devices")
         c = Client(d.socket)

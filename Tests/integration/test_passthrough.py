@@ -3,20 +3,11 @@
 scene, a mirror that cannot be made, a replay cut mid-gesture."""
 import json
 import os
-import select
-import shutil
-import signal
-import socket
 import subprocess
 import sys
-import tempfile
-import time
-import unittest
-import warnings
 
-warnings.simplefilter("ignore", ResourceWarning)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import *  # noqa: E402,F401,F403
+from common import *  # noqa: E402,F401,F403  (the binaries, fixtures, Client, Daemon, TestCase)
 
 
 class PassthroughTests(TestCase):

@@ -3,24 +3,16 @@
 clients (docs/protocol.md)."""
 import json
 import os
-import select
-import shutil
-import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
-import unittest
-import warnings
 
-warnings.simplefilter("ignore", ResourceWarning)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import *  # noqa: E402,F401,F403
+from common import *  # noqa: E402,F401,F403  (the binaries, fixtures, Client, Daemon, TestCase)
 
 
 class ProtocolTests(TestCase):
-
     def test_replay_gives_exactly_the_offline_gestures_to_the_python_example_client(self):
         expected = offline(TAPS)
         self.assertEqual([g["recognizer"] for g in expected], ["doubleTap"] * 4 + ["tap"])

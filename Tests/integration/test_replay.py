@@ -3,24 +3,15 @@
 the formats, scene checks, rotation of the built-in window."""
 import json
 import os
-import select
-import shutil
-import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import time
-import unittest
-import warnings
 
-warnings.simplefilter("ignore", ResourceWarning)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import *  # noqa: E402,F401,F403
+from common import *  # noqa: E402,F401,F403  (the binaries, fixtures, Client, Daemon, TestCase)
 
 
 class ReplayTests(TestCase):
-
     def test_replay_selects_the_device_entry_as_the_daemon_does(self):
         tmp = self.tempdir()
         scene = os.path.join(tmp, "two-panels.json")

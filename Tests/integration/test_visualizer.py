@@ -2,27 +2,18 @@
 """The visualizer's page in a real browser (headless Chromium): a replay report, and the live page."""
 import json
 import os
-import select
-import shutil
-import signal
-import socket
 import subprocess
 import sys
-import tempfile
-import time
 import unittest
-import warnings
 
-warnings.simplefilter("ignore", ResourceWarning)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import *  # noqa: E402,F401,F403
+from common import *  # noqa: E402,F401,F403  (the binaries, fixtures, Client, Daemon, TestCase)
 import headless  # noqa: E402
 
 
 @unittest.skipUnless(headless.chromium(), "needs chromium (make deps installs it)")
 class VisualizerTests(TestCase):
     """The visualizer's page in a real browser (headless Chromium): a replay report, and the live page."""
-
     def test_a_report_shows_the_views_the_touches_and_the_recognizers_that_fired(self):
         tmp = self.tempdir()
         report = os.path.join(tmp, "taps.html")
