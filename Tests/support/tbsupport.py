@@ -66,16 +66,21 @@ class Daemon:
 
     def stop(self):
         """SIGTERM, as systemd stops it (SIGKILL after 10 s)."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        end_process(self.proc, signal.SIGTERM, 10)
         self.log_file.close()
         if self.own_dir:
             shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def end_process(proc, sig, timeout):
+    """Sends `sig` to a running `proc`, waits up to `timeout` seconds, then SIGKILLs and reaps it."""
+    if proc.poll() is None:
+        proc.send_signal(sig)
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 def evemu_panel(name, x_max=4095, y_max=4095, pressure=False):
@@ -285,12 +290,7 @@ class LibinputWatcher:
 
     def stop(self):
         """Ends it; the count of each kind of touch event it saw."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        end_process(self.proc, signal.SIGINT, 5)
         self.out.close()
         kinds = self.kinds()
         return {k: kinds.count(k) for k in self.KINDS}
