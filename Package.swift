@@ -30,9 +30,11 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .target(name: "TouchInput", dependencies: ["TouchCore", "CEvdev", "CUdev"], swiftSettings: releaseSpeed),
         .systemLibrary(name: "CLinux"),
+        // Keysyms → key codes in the user's keyboard layout, for "keys" actions (README "Actions").
+        .systemLibrary(name: "CXkbcommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         // Visualizer/Page: the page's HTML, CSS and JavaScript, carried into the binaries by the EmbedPage
         // build plugin (Plugins/EmbedPage, which runs embed-page).
-        .target(name: "TouchBridge", dependencies: ["TouchCore", "TouchInput", "CLinux"], exclude: ["Visualizer/Page"],
+        .target(name: "TouchBridge", dependencies: ["TouchCore", "TouchInput", "CLinux", "CXkbcommon", "CEvdev"], exclude: ["Visualizer/Page"],
                 swiftSettings: releaseSpeed, plugins: ["EmbedPage"]),
         .executableTarget(name: "embed-page"),
         .plugin(name: "EmbedPage", capability: .buildTool(), dependencies: ["embed-page"]),

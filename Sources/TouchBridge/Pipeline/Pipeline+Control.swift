@@ -59,7 +59,7 @@ extension Pipeline {
             onSceneChanged?()
             return
         }
-        let built = try ClientScene.build(name: name, views: views, connection: connection)
+        let built = try ClientScene.build(name: name, views: views, connection: connection, keyboard: scene.keyboardLayout)
         // Names are unique across the daemon: the lines and patterns name recognizers alone.
         let taken = Set((scene.recognizers + clientScenes.filter { $0.name != name }.flatMap(\.recognizers)).compactMap(\.name))
         if let clash = built.recognizers.first(where: { taken.contains($0.name ?? "") }) {
@@ -102,6 +102,7 @@ extension Pipeline {
         }
         (window as? PassthroughWindow)?.reserve(c.reserved)
         for r in c.recognizers { wire(r) }
+        if let actions { for (r, a) in c.actions { actions.bind(r, a) } }
         applyOverrides(to: c.recognizers)
         for w in c.warnings { log.warning("client scene \"\(c.name)\": \(w)") }
         clientScenes.append(c)
@@ -117,6 +118,7 @@ extension Pipeline {
     /// view (T4) until they lift; the scene stays alive until then.
     private func remove(_ c: ClientScene) {
         for r in c.recognizers { r.isEnabled = false }
+        actions?.unbind(c.recognizers)
         for v in c.views { v.removeFromSuperview() }
         for r in c.recognizers { if let n = r.name { enabledOverrides[n] = nil } }
         removedClientScenes.append(c)

@@ -12,6 +12,8 @@ public struct Topics: OptionSet, Sendable {
     public static let recognizers = Topics(rawValue: 8)
     /// The whole current scene, on subscribing and after every change (protocol 2).
     public static let scene = Topics(rawValue: 16)
+    /// One line per action written to the action devices (README "Actions").
+    public static let actions = Topics(rawValue: 32)
 }
 
 /// The touch pipeline of the iOS path, minus the kernel: frames enter the event queue
@@ -57,6 +59,12 @@ public final class Pipeline {
     /// file, so that a reloaded scene does not bring back what a lock screen turned off.
     var enabledOverrides: [String: Bool] = [:]
 
+    /// The scenes' actions at work (README "Actions"); nil: actions are off (the scene has none,
+    /// `--no-actions`, no /dev/uinput, or a write failed).
+    public private(set) var actions: Actions?
+    /// Each device's scene entry (its region and pointerArea), for where an action's pointer lands.
+    private var deviceConfigs: [Int: DeviceConfig] = [:]
+
     public init(scene: Scene, log: Logger) {
         self.scene = scene
         self.log = log
@@ -77,6 +85,8 @@ public final class Pipeline {
         let clients = clientScenes
         for c in clients { for r in c.recognizers { r.isEnabled = false } }
         if !old.activeTouches.isEmpty { retiring.append((oldScene, old)) }
+        // The old scene's actions end with it (a coast stops); the new scene's start.
+        actions?.unbindAll()
         scene = newScene
         application = Application(window: newScene.window)
         wire(application, newScene)
@@ -93,6 +103,7 @@ public final class Pipeline {
         application.onWarning = { [log] in log.warning($0) }
         if log.level >= .debug { application.debugLog = { [log] in log.debug($0) } }
         for r in scene.recognizers { wire(r) }
+        if let actions { for (r, a) in scene.actions { actions.bind(r, a) } }
         application.onEvent = { [unowned self] e in eventSent(e) }
         (scene.window as? PassthroughWindow)?.passthrough = passthrough
         watchTransitions(application)
@@ -110,8 +121,42 @@ public final class Pipeline {
         app.onTransition = wantsRecognizers ? { [unowned self] t in reportTransition(t) } : nil
     }
 
+    // MARK: Actions
+
+    /// Actions start: the scene's and the client scenes' are bound, and their lines go to the
+    /// `actions` topic. A failed write ends them (`actions` becomes nil) and is told to `onFailure`.
+    public func startActions(_ a: Actions, onFailure: @escaping (Error) -> Void) {
+        actions = a
+        a.onLine = { [unowned self] bytes in onLines?(.actions, bytes) }
+        a.area = { [unowned self] device in
+            let window = scene.window.bounds
+            let config = device.flatMap { deviceConfigs[$0] }
+            return (config?.region ?? window, config?.pointerArea)
+        }
+        a.onFailure = { [unowned self] error in
+            actions = nil
+            onFailure(error)
+        }
+        for (r, action) in scene.actions { a.bind(r, action) }
+        for c in clientScenes { for (r, action) in c.actions { a.bind(r, action) } }
+    }
+
+    /// Actions end (SIGTERM, the last scene with actions gone): coasting stops, nothing more is written.
+    public func stopActions() {
+        actions?.stopCoasting()
+        actions?.unbindAll()
+        actions = nil
+    }
+
+    /// Device `device` maps through `config` (nil: it went away, and a coast it drove stops).
+    public func setDeviceConfig(_ config: DeviceConfig?, device: Int) {
+        deviceConfigs[device] = config
+        if config == nil { actions?.stopCoasting(device: device) }
+    }
+
     /// After every event: its touch lines, and the touches no view could hear for the mirrors.
     private func eventSent(_ e: Event) {
+        if let actions, actions.isCoasting, e.orderedTouches.contains(where: { $0.phase == .began }) { actions.touchBegan() }
         if wantsTouches { reportTouches(e) }
         if let passthrough {
             for t in e.orderedTouches where t.view == nil && t.phase != .stationary { passthrough.heardWithoutView(t) }
@@ -142,22 +187,23 @@ public final class Pipeline {
     // MARK: The event queue
 
     public func handle(_ frame: DigitizerFrame) {
-        guard passthrough != nil || !retiring.isEmpty else {
+        guard passthrough != nil || !retiring.isEmpty || actions != nil else {
             application.handle(frame)
             if !removedClientScenes.isEmpty { releaseRemovedClientScenes() }
             return
         }
         defer { if !removedClientScenes.isEmpty { releaseRemovedClientScenes() } }
-        if let passthrough {
-            advance(to: frame.timestamp)        // timers due before the frame, each written at its own time
-            passthrough.time(frame.timestamp)
-        }
+        // Timers due before the frame (coasting ticks among them), each written at its own time.
+        if passthrough != nil || actions?.isCoasting == true { advance(to: frame.timestamp) }
+        passthrough?.time(frame.timestamp)
         if retiring.isEmpty {
             application.handle(frame)
         } else {
             handleWithRetiringScenes(frame)
         }
+        // The mirrors first: an app has lost a touch a recognizer claimed before its action arrives (AC7).
         passthrough?.flush()
+        actions?.flush()
     }
 
     /// A frame while replaced scenes still have touches down: their contacts go to them, the rest to
@@ -178,16 +224,19 @@ public final class Pipeline {
     /// Lets time pass: the timers due by `time` fire, in order; with pass-through each one's writes
     /// go out at its own time.
     public func advance(to time: Double) {
-        guard passthrough != nil || !retiring.isEmpty else {
+        guard passthrough != nil || !retiring.isEmpty || actions != nil else {
             application.advance(to: time)
             return
         }
         while let d = nextDeadline, d <= time {
             passthrough?.time(d)
             advanceApplications(to: d)
+            actions?.advance(to: d)
             passthrough?.flush()
+            actions?.flush()
         }
         advanceApplications(to: time)
+        if actions?.hasPending == true { actions?.flush() }
     }
 
     private func advanceApplications(to time: Double) {
@@ -196,9 +245,11 @@ public final class Pipeline {
     }
 
     public var nextDeadline: Double? {
-        let own = application.nextDeadline
-        guard !retiring.isEmpty else { return own }
-        return ([own] + retiring.map { $0.application.nextDeadline }).compactMap { $0 }.min()
+        var next = application.nextDeadline
+        func earliest(_ d: Double?) { if let d, next == nil || d < next! { next = d } }
+        for (_, app) in retiring { earliest(app.nextDeadline) }
+        earliest(actions?.nextDeadline)
+        return next
     }
 
     /// The latest time the pipeline has seen (frames and timers).

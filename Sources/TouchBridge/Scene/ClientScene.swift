@@ -23,6 +23,11 @@ public final class ClientScene {
     let reserved: [View]
     /// The recognizers' delegate (recognizers hold their delegate weakly: the scene keeps it).
     let delegate: SceneDelegate
+    /// What its recognizers do on the desktop (README "Actions"): a client scene is pushed by a peer
+    /// permitted to control the daemon, as the scene file is written by one.
+    let actions: [(recognizer: GestureRecognizer, action: Action)]
+    /// The layout its keys actions were resolved in (the scene file's), for rebuilding.
+    let keyboard: KeyboardNames
     /// What is legal but surely not meant, for the log.
     let warnings: [String]
 
@@ -35,13 +40,15 @@ public final class ClientScene {
         recognizers = builder.recognizers.map(\.recognizer)
         reserved = builder.reserved
         delegate = builder.delegate
+        actions = builder.actions
+        keyboard = builder.keyboard
         warnings = builder.warnings
     }
 
     /// Builds the views of a `scene` command; every error names its path inside the command
     /// (`scene.views[0].frame: …`), as scene-file errors do. Nothing is added to a window here.
-    static func build(name: String, views json: [JSON], connection: Int) throws(ClientCommand.Refusal) -> ClientScene {
-        var builder = Scene.Builder(reader: SceneReader(file: "scene", lines: [:]))
+    static func build(name: String, views json: [JSON], connection: Int, keyboard: KeyboardNames) throws(ClientCommand.Refusal) -> ClientScene {
+        var builder = Scene.Builder(reader: SceneReader(file: "scene", lines: [:]), keyboard: keyboard)
         var views: [View] = []
         do {
             for (i, v) in json.enumerated() { views.append(try builder.view(v, "scene.views[\(i)]")) }
@@ -59,6 +66,6 @@ public final class ClientScene {
 
     /// The same scene built again, for a new window (the scene file was reloaded).
     func rebuilt() -> ClientScene? {
-        try? ClientScene.build(name: name, views: viewsJSON, connection: connection)
+        try? ClientScene.build(name: name, views: viewsJSON, connection: connection, keyboard: keyboard)
     }
 }

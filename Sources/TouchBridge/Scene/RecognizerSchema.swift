@@ -95,6 +95,8 @@ struct RecognizerSchema: Sendable {
 
     /// Keys the scene builder reads itself: the name, the type, and the links between recognizers.
     static let nameKey = "name", typeKey = "type", requireToFailKey = "requireToFail", simultaneousKey = "simultaneousWith"
+    /// What the recognizer does on the desktop (Action, README "Actions").
+    static let actionKey = "action"
 
     static let all: [RecognizerSchema] = [
         RecognizerSchema(kind: .tap, make: TapGestureRecognizer.init, properties: [
@@ -138,7 +140,7 @@ struct RecognizerSchema: Sendable {
 
     /// The keys a recognizer of this type may have, in the order error messages list them.
     var allowedKeys: [String] {
-        [Self.nameKey, Self.typeKey] + Self.common.map(\.key) + [Self.requireToFailKey, Self.simultaneousKey] + properties.map(\.key)
+        [Self.nameKey, Self.typeKey] + Self.common.map(\.key) + [Self.requireToFailKey, Self.simultaneousKey] + properties.map(\.key) + [Self.actionKey]
     }
 
     /// Every type's name, for messages.
@@ -148,7 +150,7 @@ struct RecognizerSchema: Sendable {
     /// values are not its type's defaults, then the names it requires to fail and is simultaneous with:
     /// `{"name": "doubleTap", "type": "tap", "numberOfTapsRequired": 2}`.
     static func fileEntry(_ g: GestureRecognizer, requireToFail: [String] = [], simultaneousWith: [String] = [],
-                          simultaneousWithEveryone: Bool = false) -> String {
+                          simultaneousWithEveryone: Bool = false, action: Action? = nil) -> String {
         guard let schema = of(g) else { preconditionFailure("scene schema: \(g) has no scene type") }
         let fresh = schema.make()
         func written(_ p: RecognizerProperty, _ r: GestureRecognizer) -> [UInt8] {
@@ -170,6 +172,7 @@ struct RecognizerSchema: Sendable {
             w.endArray()
         }
         if simultaneousWithEveryone { w.key(string: simultaneousKey); w.staticString("*") }
+        if let action { w.key(string: actionKey); action.write(into: &w, discrete: g.isDiscrete) }
         w.endObject()
         // Names and keys are plain words: a space after each colon and comma reads as a person writes.
         return String(decoding: w.bytes, as: UTF8.self).replacingSeparators()

@@ -27,6 +27,17 @@ public final class Scene {
     public internal(set) var warnings: [String] = []
     /// The views marked `"passthrough": false` (their subtrees are reserved with them).
     public internal(set) var reservedViews: [View] = []
+    /// What recognizers do on the desktop (README "Actions"), in the order the file declares them.
+    public internal(set) var actions: [(recognizer: GestureRecognizer, action: Action)] = []
+    /// The scene's `"keyboard"` as written (nil: the system's layout), and the layout its keys
+    /// actions were resolved in.
+    public internal(set) var keyboard: KeyboardNames?
+    public internal(set) var keyboardLayout = KeyboardNames()
+
+    /// The action of `r`, if it has one.
+    public func action(of r: GestureRecognizer) -> Action? {
+        actions.first { $0.recognizer === r }?.action
+    }
 
     /// Every device is turned this way, whatever the entries say (`touchbridged --rotation DEG`).
     public var rotationForEveryDevice: CoordinateMapping.Rotation?
@@ -79,23 +90,25 @@ public final class Scene {
 
     /// Loads a scene file. With `passthrough` every device entry passes through (`touchbridged
     /// --passthrough`); otherwise those that say `"passthrough": true`.
-    public static func load(path: String, passthrough: Bool = false) throws -> Scene {
+    public static func load(path: String, passthrough: Bool = false, systemKeyboard: KeyboardNames = .system()) throws -> Scene {
         let text: String
         do { text = try Files.readText(path) } catch {
             throw SceneError(file: path, line: nil, path: "", message: "cannot read the scene file: \(error)")
         }
-        return try parse(text, file: path, passthrough: passthrough)
+        return try parse(text, file: path, passthrough: passthrough, systemKeyboard: systemKeyboard)
     }
 
     /// Parses scene JSON (see docs/scenes.md); `passthrough` as in `load(path:passthrough:)`.
-    public static func parse(_ text: String, file: String, passthrough: Bool = false) throws -> Scene {
+    /// `systemKeyboard`: the layout keys actions are typed in when the scene names none.
+    public static func parse(_ text: String, file: String, passthrough: Bool = false,
+                             systemKeyboard: KeyboardNames = .system()) throws -> Scene {
         var parser = JSONParser(text)
         let json: JSON
         do { json = try parser.parse() } catch let e as JSONSyntaxError {
             throw SceneError(file: file, line: e.line, path: "", message: "column \(e.column): \(e.message)")
         }
         let r = SceneReader(file: file, lines: parser.lines)
-        let top = try r.object(json, "", allowed: ["window", "devices", "views"])
+        let top = try r.object(json, "", allowed: ["window", "devices", "views", "keyboard"])
         func member(_ k: String) -> JSON? { top.first { $0.0 == k }?.1 }
 
         guard let windowJSON = member("window") else { throw r.error("", "missing \"window\": {\"width\": W, \"height\": H}") }
@@ -118,7 +131,9 @@ public final class Scene {
         let window = passthrough || devices.contains(where: \.passthrough) ? PassthroughWindow(frame: frame) : Window(frame: frame)
         window.name = "window"
 
-        var builder = Builder(reader: r)
+        var keyboard: KeyboardNames?
+        if let k = member("keyboard") { keyboard = try parseKeyboard(k, "keyboard", r) }
+        var builder = Builder(reader: r, keyboard: keyboard ?? systemKeyboard)
         if let v = member("views") {
             guard let list = v.arrayValue else { throw r.error("views", "must be an array of views") }
             for (i, entry) in list.enumerated() { window.addSubview(try builder.view(entry, "views[\(i)]")) }
@@ -129,14 +144,36 @@ public final class Scene {
                           views: builder.views, source: file, isDefault: false, delegate: builder.delegate)
         scene.passesEveryDevice = passthrough
         scene.reservedViews = builder.reserved
+        scene.actions = builder.actions
+        scene.keyboard = keyboard
+        scene.keyboardLayout = builder.keyboard
         scene.warnings = builder.warnings + builder.unreachable(in: window)
         return scene
+    }
+
+    /// `"keyboard": {"layout": "de", "variant": "", "options": "", "model": "pc105"}`: compiled here,
+    /// so that a layout xkb-data lacks is an error of the scene, not of its first keys action.
+    static func parseKeyboard(_ json: JSON, _ path: String, _ r: SceneReader) throws -> KeyboardNames {
+        var k = KeyboardNames()
+        for (key, v) in try r.object(json, path, allowed: ["layout", "variant", "options", "model"]) {
+            let s = try r.string(v, r.join(path, key))
+            switch key {
+            case "layout":
+                guard !s.isEmpty else { throw r.error(r.join(path, key), "must name a layout (\"us\", \"de\", \"fr\")") }
+                k.layout = s
+            case "variant": k.variant = s
+            case "options": k.options = s
+            default: k.model = s
+            }
+        }
+        do { _ = try KeyboardLayout.compiled(k) } catch { throw r.error(path, error.description) }
+        return k
     }
 
     static func parseDevice(_ json: JSON, _ path: String, _ r: SceneReader) throws -> DeviceConfig {
         let members = try r.object(json, path, allowed: ["name", "vendorProduct", "devnode", "property", "rotation",
                                                           "flipX", "flipY", "calibration", "grab", "tablets", "region",
-                                                          "passthrough"])
+                                                          "passthrough", "pointerArea"])
         var c = DeviceConfig()
         for (k, v) in members {
             let p = r.join(path, k)
@@ -169,6 +206,12 @@ public final class Scene {
                 let f = try r.numbers(v, p, count: 4, what: "[x, y, width, height] in window points")
                 guard f[2] > 0, f[3] > 0 else { throw r.error(p, "width and height must be greater than 0") }
                 c.region = Rect(x: f[0], y: f[1], width: f[2], height: f[3])
+            case "pointerArea":
+                let f = try r.numbers(v, p, count: 4, what: "[x, y, width, height] as fractions (0–1) of the desktop")
+                guard f.allSatisfy({ (0...1).contains($0) }), f[2] > 0, f[3] > 0, f[0] + f[2] <= 1 + 1e-9, f[1] + f[3] <= 1 + 1e-9 else {
+                    throw r.error(p, "must lie within the desktop: fractions from 0 to 1, width and height above 0, x + width and y + height at most 1")
+                }
+                c.pointerArea = Rect(x: f[0], y: f[1], width: f[2], height: f[3])
             default: break
             }
         }
@@ -191,11 +234,15 @@ public final class Scene {
         /// a scene of n recognizers loads in time linear in n (a kiosk's generated layout can be large).
         var recognizerIndex: [String: Int] = [:]
         let delegate = SceneDelegate()
+        /// The layout keys actions are typed in, and the actions read.
+        let keyboard: KeyboardNames
+        var actions: [(recognizer: GestureRecognizer, action: Action)] = []
 
         enum SimultaneousSpec { case none, everyone, names([String]) }
 
-        init(reader: SceneReader) {
+        init(reader: SceneReader, keyboard: KeyboardNames) {
             self.reader = reader
+            self.keyboard = keyboard
         }
 
         static let viewKeys = ["name", "frame", "bounds", "transform", "alpha", "hidden", "userInteractionEnabled",
@@ -281,6 +328,9 @@ public final class Scene {
                 switch k {
                 case RecognizerSchema.nameKey, RecognizerSchema.typeKey: break
                 case RecognizerSchema.requireToFailKey: requireToFail = try r.strings(v, p)
+                case RecognizerSchema.actionKey:
+                    let names = keyboard
+                    actions.append((g, try Action.read(v, p, for: g, r) { () throws(KeyboardError) in try KeyboardLayout.compiled(names) }))
                 case RecognizerSchema.simultaneousKey:
                     if v.stringValue == "*" { simultaneous = .everyone } else {
                         guard v.arrayValue != nil else { throw r.error(p, "must be an array of recognizer names or \"*\"") }

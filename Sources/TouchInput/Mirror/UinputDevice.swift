@@ -10,7 +10,7 @@ public protocol MirrorSink: AnyObject {
 }
 
 /// A virtual input device made through /dev/uinput (with libevdev's uinput half): the kernel end of a
-/// pass-through mirror. The kernel stamps its events as they are written and removes the device when
+/// pass-through mirror, and of the action devices (ActionDeviceDescription). The kernel stamps its events as they are written and removes the device when
 /// this process's descriptor closes, whatever ends the process (SIGKILL included): the compositor is
 /// never left with a mirror no one drives.
 public final class UinputDevice: MirrorSink {
@@ -44,6 +44,9 @@ public final class UinputDevice: MirrorSink {
         for p in description.properties.sorted() { _ = libevdev_enable_property(dev, UInt32(p)) }
         for code in (description.codes[EventType.key] ?? []).sorted() {
             _ = libevdev_enable_event_code(dev, UInt32(EventType.key), UInt32(code), nil)
+        }
+        for code in (description.codes[EventType.rel] ?? []).sorted() {
+            _ = libevdev_enable_event_code(dev, UInt32(EventType.rel), UInt32(code), nil)
         }
         for code in (description.codes[EventType.abs] ?? []).sorted() {
             guard let a = description.absInfo[code] else { continue }
@@ -105,7 +108,7 @@ public enum UinputError: Error, CustomStringConvertible, Equatable {
         case .creating(let name, let e):
             return "\(UinputDevice.path): cannot create \"\(name)\": \(Errno(e))"
         case .writing(let name, let e):
-            return "\"\(name)\": write to the mirror failed: \(Errno(e))"
+            return "\"\(name)\": write failed: \(Errno(e))"
         }
     }
 }

@@ -20,6 +20,15 @@ enum SceneLine {
         w.key("width"); w.number(scene.window.bounds.width)
         w.key("height"); w.number(scene.window.bounds.height)
         w.endObject()
+        if let k = scene.keyboard {
+            w.key("keyboard")
+            w.beginObject()
+            w.key("layout"); w.string(k.layout)
+            w.key("variant"); w.string(k.variant)
+            w.key("options"); w.string(k.options)
+            w.key("model"); w.string(k.model)
+            w.endObject()
+        }
         if !scene.devices.isEmpty {
             w.key("devices")
             w.beginArray()
@@ -33,7 +42,9 @@ enum SceneLine {
             for v in c.views { owner[ObjectIdentifier(v)] = c }
             for v in c.reserved { reserved.insert(ObjectIdentifier(v)) }
         }
-        let writer = ViewWriter(window: scene.window, reserved: reserved)
+        var actions: [ObjectIdentifier: Action] = [:]
+        for (r, a) in scene.actions + clients.flatMap(\.actions) { actions[ObjectIdentifier(r)] = a }
+        let writer = ViewWriter(window: scene.window, reserved: reserved, actions: actions)
         w.key("views")
         w.beginArray()
         for v in scene.window.subviews { writer.view(v, clientScene: owner[ObjectIdentifier(v)]?.name, &w) }
@@ -57,6 +68,7 @@ enum SceneLine {
         w.key("tablets"); w.bool(d.tablets)
         if let r = d.region { w.key("region"); numbers([r.origin.x, r.origin.y, r.width, r.height], &w) }
         w.key("passthrough"); w.bool(d.passthrough)
+        if let a = d.pointerArea { w.key("pointerArea"); numbers([a.origin.x, a.origin.y, a.width, a.height], &w) }
         w.endObject()
     }
 
@@ -69,6 +81,7 @@ enum SceneLine {
     struct ViewWriter {
         let window: Window
         let reserved: Set<ObjectIdentifier>
+        let actions: [ObjectIdentifier: Action]
 
         func view(_ v: View, clientScene: String?, _ w: inout JSONWriter) {
             w.beginObject()
@@ -138,6 +151,7 @@ enum SceneLine {
                     w.endArray()
                 }
             }
+            if let a = actions[ObjectIdentifier(r)] { w.key(string: RecognizerSchema.actionKey); a.write(into: &w, discrete: r.isDiscrete) }
             w.endObject()
         }
     }

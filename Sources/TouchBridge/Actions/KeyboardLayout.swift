@@ -1,0 +1,277 @@
+import CEvdev
+import TouchInput
+import CXkbcommon
+import Glibc
+
+/// A keyboard layout as xkb names it (RMLVO, less the rules): what a scene's `"keyboard"` says, or the
+/// system's (`/etc/default/keyboard`), else `us`. A desktop session's own layout setting lives in the
+/// session (GNOME's gsettings, KDE's kxkbrc): a system daemon cannot see it, so a scene names it.
+public struct KeyboardNames: Hashable, Sendable, CustomStringConvertible {
+    public var layout = "us"
+    public var variant = ""
+    public var options = ""
+    public var model = "pc105"
+
+    public init(layout: String = "us", variant: String = "", options: String = "", model: String = "pc105") {
+        self.layout = layout
+        self.variant = variant
+        self.options = options
+        self.model = model
+    }
+
+    /// The file Debian's keyboard-configuration writes (and console-setup, and localectl on Debian).
+    public static let systemFile = "/etc/default/keyboard"
+
+    /// The system's layout from `file` (`XKBLAYOUT`, `XKBVARIANT`, `XKBOPTIONS`, `XKBMODEL`), else `us`.
+    public static func system(file: String = systemFile) -> KeyboardNames {
+        var names = KeyboardNames()
+        guard let text = try? Files.readText(file) else { return names }
+        for raw in text.split(separator: "\n") {
+            let line = raw.trimmingSpaces()
+            guard !line.hasPrefix("#"), let eq = line.firstIndex(of: "=") else { continue }
+            var value = String(line[line.index(after: eq)...]).trimmingSpaces()
+            if value.count >= 2, let q = value.first, q == "\"" || q == "'", value.last == q { value = String(value.dropFirst().dropLast()) }
+            switch line[..<eq].trimmingSpaces() {
+            case "XKBLAYOUT": if !value.isEmpty { names.layout = value }
+            case "XKBVARIANT": names.variant = value
+            case "XKBOPTIONS": names.options = value
+            case "XKBMODEL": if !value.isEmpty { names.model = value }
+            default: break
+            }
+        }
+        return names
+    }
+
+    /// "de", "de(nodeadkeys)", "us with ctrl:swapcaps": as messages name it.
+    public var description: String {
+        let first = variant.isEmpty ? "\"\(layout)\"" : "\"\(layout)(\(variant))\""
+        return options.isEmpty ? first : "\(first) with options \"\(options)\""
+    }
+}
+
+/// One key typed with the modifier keys held for it: evdev key codes (`KEY_*`, xkb keycode − 8).
+public struct KeyStroke: Equatable, Sendable {
+    /// Pressed first, in this order, and released after the key in the reverse order.
+    public var modifiers: [UInt16]
+    public var key: UInt16
+}
+
+/// Why a key name could not be typed, with what to do instead.
+public struct KeyboardError: Error, CustomStringConvertible, Equatable {
+    public var description: String
+}
+
+/// A compiled xkb keymap and the way back from a keysym to the keys that type it: for each key and
+/// each shift level of its first layout (group), the keysym there and the modifier masks that select
+/// that level; each modifier mask is realized with the modifier keys that set it. Every answer is
+/// checked by typing it on an xkb state, so what `stroke(for:)` gives is exactly what a compositor with
+/// this keymap reads back (README "Actions": ydotool sends raw codes, and `ctrl+z` comes out `ctrl+y`
+/// on a German layout; this does not).
+public final class KeyboardLayout {
+    public let names: KeyboardNames
+    private let context: OpaquePointer
+    private let keymap: OpaquePointer
+    /// Keys that only set modifiers while held (no latch, no lock): the xkb keycode and its mask.
+    private var modifierKeys: [(keycode: UInt32, mask: UInt32)] = []
+
+    /// Compiled keymaps by names: compiling one takes tens of milliseconds, and a scene reload, a
+    /// client scene and the fuzzer ask again and again for the same few.
+    nonisolated(unsafe) private static var cache: [KeyboardNames: KeyboardLayout] = [:]
+
+    /// The layout of `names`, compiled once per process.
+    public static func compiled(_ names: KeyboardNames) throws(KeyboardError) -> KeyboardLayout {
+        if let k = cache[names] { return k }
+        let k = try KeyboardLayout(names)
+        cache[names] = k
+        return k
+    }
+
+    private init(_ names: KeyboardNames) throws(KeyboardError) {
+        self.names = names
+        // No environment names: XKB_DEFAULT_LAYOUT in the daemon's environment must not change what a
+        // scene means. Errors are ours to report (xkbcommon would print them to stderr).
+        guard let ctx = xkb_context_new(XKB_CONTEXT_NO_ENVIRONMENT_NAMES) else {
+            throw KeyboardError(description: "xkbcommon: cannot create a context")
+        }
+        xkb_context_set_log_level(ctx, XKB_LOG_LEVEL_CRITICAL)
+        let made: OpaquePointer? = "evdev".withCString { rules in
+            names.model.withCString { model in
+                names.layout.withCString { layout in
+                    names.variant.withCString { variant in
+                        names.options.withCString { options in
+                            var rmlvo = xkb_rule_names(rules: rules, model: model, layout: layout, variant: variant, options: options)
+                            return xkb_keymap_new_from_names(ctx, &rmlvo, XKB_KEYMAP_COMPILE_NO_FLAGS)
+                        }
+                    }
+                }
+            }
+        }
+        guard let made else {
+            xkb_context_unref(ctx)
+            throw KeyboardError(description: "the keyboard layout \(names) does not compile with xkb-data (is it in /usr/share/X11/xkb/symbols? "
+                + "`localectl list-x11-keymap-layouts` and `localectl list-x11-keymap-variants \(names.layout)` list what exists)")
+        }
+        context = ctx
+        keymap = made
+        findModifierKeys()
+    }
+
+    deinit {
+        xkb_keymap_unref(keymap)
+        xkb_context_unref(context)
+    }
+
+    private var keycodes: ClosedRange<UInt32> { xkb_keymap_min_keycode(keymap)...xkb_keymap_max_keycode(keymap) }
+
+    private func findModifierKeys() {
+        for kc in keycodes {
+            guard let state = xkb_state_new(keymap) else { continue }
+            defer { xkb_state_unref(state) }
+            xkb_state_update_key(state, kc, XKB_KEY_DOWN)
+            let depressed = xkb_state_serialize_mods(state, XKB_STATE_MODS_DEPRESSED)
+            let other = xkb_state_serialize_mods(state, XKB_STATE_MODS_LATCHED) | xkb_state_serialize_mods(state, XKB_STATE_MODS_LOCKED)
+            if depressed != 0 && other == 0 && Self.isKernelKey(kc) { modifierKeys.append((kc, depressed)) }
+        }
+        // Real keyboards' modifier keys first (a keymap also has keys no keyboard sends, such as
+        // <LVL3>, evdev 84, which sets Mod5 too), then by code.
+        modifierKeys.sort { a, b in
+            let ra = Self.preferredModifiers.firstIndex(of: UInt16(a.keycode - 8)) ?? Self.preferredModifiers.count
+            let rb = Self.preferredModifiers.firstIndex(of: UInt16(b.keycode - 8)) ?? Self.preferredModifiers.count
+            return (ra, a.keycode) < (rb, b.keycode)
+        }
+    }
+
+    /// Whether xkb keycode `kc` is a key the kernel defines (evdev code kc − 8 has a KEY_ name): a
+    /// keymap also has keys no keyboard sends, such as <LVL3> (evdev 84), which types ISO_Level3_Shift
+    /// in every layout, even where the keyboard has no AltGr.
+    private static func isKernelKey(_ kc: UInt32) -> Bool {
+        kc > 8 && kc - 8 <= 0x2ff && libevdev_event_code_get_name(UInt32(EV_KEY), kc - 8) != nil
+    }
+
+    /// KEY_LEFTSHIFT, KEY_LEFTCTRL, KEY_LEFTALT, KEY_RIGHTALT, KEY_LEFTMETA, KEY_RIGHTSHIFT,
+    /// KEY_RIGHTCTRL, KEY_RIGHTMETA.
+    private static let preferredModifiers: [UInt16] = [42, 29, 56, 100, 125, 54, 97, 126]
+
+    /// The modifier keys that together set exactly `mask`, or nil.
+    private func keys(setting mask: UInt32) -> [UInt32]? {
+        var covered: UInt32 = 0
+        var chosen: [UInt32] = []
+        for bit in 0..<32 where mask & (1 << bit) != 0 && covered & (1 << bit) == 0 {
+            guard let k = modifierKeys.first(where: { $0.mask & (1 << bit) != 0 && $0.mask & ~mask == 0 }) else { return nil }
+            chosen.append(k.keycode)
+            covered |= k.mask
+        }
+        return covered == mask ? chosen : nil
+    }
+
+    /// Whether holding `modifiers` and pressing `keycode` gives `keysym` (xkb keycodes).
+    private func types(_ keysym: UInt32, _ keycode: UInt32, holding modifiers: [UInt32]) -> Bool {
+        guard let state = xkb_state_new(keymap) else { return false }
+        defer { xkb_state_unref(state) }
+        for m in modifiers { xkb_state_update_key(state, m, XKB_KEY_DOWN) }
+        return xkb_state_key_get_one_sym(state, keycode) == keysym
+    }
+
+    /// Which of two ways to type a keysym is better: a key of the classic keyboard block (codes up to
+    /// 255, which every keyboard and every compositor keymap has) before the extra keys above it
+    /// (KEY_EURO types EuroSign too, but few keyboards have one), then fewer modifiers, then the lower code.
+    private static func rank(_ modifiers: [UInt32], _ keycode: UInt32) -> (Int, Int, UInt32) {
+        (keycode - 8 > 0xff ? 1 : 0, modifiers.count, keycode)
+    }
+
+    /// The key and modifiers that type `keysym` in the first layout (`rank` chooses among several);
+    /// nil when no key of the layout has it.
+    public func stroke(for keysym: UInt32) -> KeyStroke? {
+        var best: (modifiers: [UInt32], keycode: UInt32)?
+        var masks = [xkb_mod_mask_t](repeating: 0, count: 16)
+        for kc in keycodes where Self.isKernelKey(kc) {
+            let levels = xkb_keymap_num_levels_for_key(keymap, kc, 0)
+            for level in 0..<levels {
+                var syms: UnsafePointer<xkb_keysym_t>?
+                let n = xkb_keymap_key_get_syms_by_level(keymap, kc, 0, level, &syms)
+                guard n == 1, let syms, syms[0] == keysym else { continue }
+                let count = Int(xkb_keymap_key_get_mods_for_level(keymap, kc, 0, level, &masks, masks.count))
+                for mask in masks.prefix(count).sorted(by: { $0.nonzeroBitCount < $1.nonzeroBitCount }) {
+                    guard let mods = keys(setting: mask), types(keysym, kc, holding: mods) else { continue }
+                    if best == nil || Self.rank(mods, kc) < Self.rank(best!.modifiers, best!.keycode) { best = (mods, kc) }
+                    break
+                }
+            }
+        }
+        return best.map { KeyStroke(modifiers: $0.modifiers.map { UInt16($0 - 8) }, key: UInt16($0.keycode - 8)) }
+    }
+
+    // MARK: Names
+
+    /// The keysym of an xkb name (`Left`, `at`, `XF86AudioRaiseVolume`), exactly as written; nil if none.
+    public static func keysym(named name: String) -> UInt32? {
+        let k = xkb_keysym_from_name(name, XKB_KEYSYM_NO_FLAGS)
+        return k == 0 ? nil : k
+    }
+
+    /// The evdev code of a kernel key name (`KEY_LEFTMETA`), or nil.
+    public static func kernelCode(named name: String) -> UInt16? {
+        guard name.hasPrefix("KEY_") || name.hasPrefix("BTN_") else { return nil }
+        let c = libevdev_event_code_from_name(UInt32(EV_KEY), name)
+        return c < 0 ? nil : UInt16(c)
+    }
+
+    /// The kernel's name of a key code ("KEY_Y").
+    public static func kernelName(_ code: UInt16) -> String {
+        libevdev_event_code_get_name(UInt32(EV_KEY), UInt32(code)).map { String(cString: $0) } ?? "KEY_\(code)"
+    }
+
+    /// The nearest known name to `name` (a keysym or a kernel key name), for a did-you-mean.
+    public static func closestName(to name: String) -> String? {
+        let lower = name.lowercased()
+        if let same = allNames.first(where: { $0.lowercased() == lower }) { return same }
+        // Words capitalized ("page_up" → "Page_Up"), then any spelling xkb knows regardless of case
+        // (which it names by its canonical name: "Prior" for Page_Up).
+        let titled = lower.split(separator: "_", omittingEmptySubsequences: false).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "_")
+        if keysym(named: titled) != nil { return titled }
+        let k = xkb_keysym_from_name(name, XKB_KEYSYM_CASE_INSENSITIVE)
+        if k != 0, let n = keysymName(k) { return n }
+        // The nearest by edit distance; between equals, the shorter ("Left" before "leftt").
+        func distance(_ a: [Character], _ b: [Character]) -> Int {
+            var prev = Array(0...b.count)
+            for i in 1...max(1, a.count) where !a.isEmpty {
+                var cur = [i] + Array(repeating: 0, count: b.count)
+                for j in stride(from: 1, through: b.count, by: 1) {
+                    cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                }
+                prev = cur
+            }
+            return prev[b.count]
+        }
+        let a = Array(lower)
+        let best = allNames.map { ($0, distance(a, Array($0.lowercased()))) }.min { ($0.1, $0.0.count) < ($1.1, $1.0.count) }
+        guard let best, best.1 <= max(2, name.count / 3) else { return nil }
+        return best.0
+    }
+
+    private static func keysymName(_ k: UInt32) -> String? {
+        var buf = [CChar](repeating: 0, count: 64)
+        guard xkb_keysym_get_name(k, &buf, buf.count) > 0 else { return nil }
+        let s = String(cString: buf)
+        return s.hasPrefix("0x") ? nil : s
+    }
+
+    /// Every keysym name in the Latin, function-key and XF86 ranges, and every kernel key name:
+    /// made only when a name is unknown.
+    private static let allNames: [String] = {
+        var names: [String] = []
+        for k in UInt32(0x20)...0xffff { if let n = keysymName(k) { names.append(n) } }
+        for k in UInt32(0x1008fe00)...0x1008ffff { if let n = keysymName(k) { names.append(n) } }
+        for c in 0...0x2ff { if let n = libevdev_event_code_get_name(UInt32(EV_KEY), UInt32(c)) { names.append(String(cString: n)) } }
+        return names
+    }()
+}
+
+private extension StringProtocol {
+    func trimmingSpaces() -> String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" || f == "\r" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" || l == "\r" { s = s.dropLast() }
+        return String(s)
+    }
+}
