@@ -16,7 +16,7 @@ DESTDIR    ?=
 # add (the command-line tools and the browser the integration tests drive). scripts/deps.sh installs
 # the missing ones; each target asks only for what it uses, so `make run` on a device installs no
 # test tools.
-BUILD_DEPS := pkg-config libevdev-dev libudev-dev
+BUILD_DEPS := pkg-config libevdev-dev libudev-dev libxkbcommon-dev xkb-data
 TEST_DEPS  := python3 socat systemd chromium nodejs
 DEPS       := $(BUILD_DEPS) $(TEST_DEPS)
 SWIFTFLAGS := -Xswiftc -warnings-as-errors
@@ -111,6 +111,8 @@ install: release
 	install -m 0644 systemd/touchbridge-modules.conf $(DESTDIR)/etc/modules-load.d/touchbridge.conf
 	install -d $(DESTDIR)$(PREFIX)/share/doc/touchbridge/examples
 	find examples -maxdepth 1 -type f -exec install -m 0644 {} $(DESTDIR)$(PREFIX)/share/doc/touchbridge/examples/ \;
+	install -d $(DESTDIR)$(PREFIX)/share/touchbridge/scenes
+	install -m 0644 scenes/*.json $(DESTDIR)$(PREFIX)/share/touchbridge/scenes/
 	@if [ -e $(DESTDIR)/etc/touchbridge/scene.json ]; then \
 	  echo "keeping the existing $(DESTDIR)/etc/touchbridge/scene.json"; \
 	else install -D -m 0644 scenes/default.json $(DESTDIR)/etc/touchbridge/scene.json; fi
@@ -134,7 +136,7 @@ uninstall:
 	rm -f $(DESTDIR)/etc/systemd/user/touchbridge-bind.service
 	rm -f $(DESTDIR)/etc/udev/rules.d/70-touchbridge.rules $(DESTDIR)/etc/sysusers.d/touchbridge.conf
 	rm -f $(DESTDIR)/etc/modules-load.d/touchbridge.conf
-	rm -rf $(DESTDIR)$(PREFIX)/share/doc/touchbridge
+	rm -rf $(DESTDIR)$(PREFIX)/share/doc/touchbridge $(DESTDIR)$(PREFIX)/share/touchbridge
 	@echo "left /etc/touchbridge/ (your scene) and the groups touchbridge and uinput in place; remove them by hand if you want"
 
 clean:

@@ -32,6 +32,8 @@ sed 's|/usr/local/bin/|/usr/bin/|g' udev/70-touchbridge.rules > "$root/usr/lib/u
 install -m 0644 systemd/touchbridge.sysusers "$root/usr/lib/sysusers.d/touchbridge.conf"
 install -m 0644 systemd/touchbridge-modules.conf "$root/usr/lib/modules-load.d/touchbridge.conf"
 install -D -m 0644 scenes/default.json "$root/etc/touchbridge/scene.json"
+install -d "$root/usr/share/touchbridge/scenes"
+install -m 0644 scenes/*.json "$root/usr/share/touchbridge/scenes/"
 for page in touchbridged.8 touchbridgectl.1; do
     section=${page##*.}
     install -d "$root/usr/share/man/man$section"
@@ -54,6 +56,8 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/debian"
 printf 'Source: touchbridge\n\nPackage: touchbridge\nArchitecture: any\n' > "$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O "$OLDPWD/$root/usr/bin/touchbridged" "$OLDPWD/$root/usr/bin/touchbridgectl" | sed -n 's/^shlibs:Depends=//p')
+# xkbcommon compiles keymaps from xkb-data at run time (keys actions, README "Actions").
+depends="$depends, xkb-data"
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" -e "s/@DEPENDS@/$depends/" \
     packaging/debian/control > "$root/DEBIAN/control"

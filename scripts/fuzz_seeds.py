@@ -18,24 +18,28 @@ def scenes(out):
     views = [
         {"name": "list", "frame": [0, 0, 800, 400], "multipleTouchEnabled": True, "bounds": [0, 20, 800, 400],
          "recognizers": [{"name": "scroll", "type": "pan", "cancelsTouchesInView": False, "requireToFail": ["back"],
-                          "minimumNumberOfTouches": 1, "maximumNumberOfTouches": 2},
-                         {"name": "back", "type": "screenEdgePan", "edges": ["left", "top"], "delaysTouchesBegan": True}],
+                          "minimumNumberOfTouches": 1, "maximumNumberOfTouches": 2,
+                          "action": {"scroll": {"pointsPerNotch": 40, "natural": False, "deceleration": "fast"}}},
+                         {"name": "back", "type": "screenEdgePan", "edges": ["left", "top"], "delaysTouchesBegan": True,
+                          "action": {"keys": ["alt+Left", "KEY_BACK"], "on": "ended"}}],
          "subviews": [{"name": "close", "frame": [760, 16, 24, 24], "touchInsets": [-10, -10, -10, -10],
                        "exclusiveTouch": True, "recognizers": [{"name": "closeTap", "type": "tap", "delaysTouchesEnded": False}]}]},
         {"name": "photo", "frame": [0, 400, 800, 80], "transform": [0.7, 0.7, -0.7, 0.7, 10, -5], "alpha": 0.5,
          "passthrough": False,
-         "recognizers": [{"name": "zoom", "type": "pinch", "simultaneousWith": ["turn"]},
+         "recognizers": [{"name": "zoom", "type": "pinch", "simultaneousWith": ["turn"], "action": {"zoom": {"step": 1.2}}},
                          {"name": "turn", "type": "rotation", "simultaneousWith": "*"},
                          {"name": "open", "type": "tap", "numberOfTapsRequired": 2, "numberOfTouchesRequired": 2},
                          {"name": "hold", "type": "longPress", "minimumPressDuration": 0.2, "allowableMovement": 5,
-                          "numberOfTapsRequired": 1, "numberOfTouchesRequired": 1, "enabled": True},
+                          "numberOfTapsRequired": 1, "numberOfTouchesRequired": 1, "enabled": True,
+                          "action": {"click": "right", "count": 2}},
                          {"name": "flick", "type": "swipe", "direction": ["left", "up"], "numberOfTouchesRequired": 1}]},
         {"name": "hidden", "frame": [10, 10, 10, 10], "hidden": True, "userInteractionEnabled": False},
     ]
     devices = [{"name": "Atmel*", "rotation": 90, "flipX": True, "region": [0, 0, 400, 480], "passthrough": True},
                {"vendorProduct": "056a:00e6", "calibration": [1, 0, 0, 0, 1, 0], "grab": True, "tablets": True,
-                "flipY": True, "property": "ID_PATH=x", "devnode": "/dev/input/event4"}]
-    all_keys = {"window": {"width": 800, "height": 480}, "devices": devices, "views": views}
+                "flipY": True, "property": "ID_PATH=x", "devnode": "/dev/input/event4", "pointerArea": [0, 0, 0.5, 1]}]
+    all_keys = {"window": {"width": 800, "height": 480}, "keyboard": {"layout": "de", "variant": "", "options": ""},
+                "devices": devices, "views": views}
     for name, scene in [("all-keys.json", all_keys), ("empty.json", {"window": {"width": 1, "height": 1}}),
                         ("no-views.json", {"window": {"width": 800, "height": 480}, "views": []})]:
         with open(os.path.join(out, name), "w") as f:

@@ -42,7 +42,7 @@ public enum Fuzz {
         let text = String(decoding: data, as: UTF8.self)
         for passthrough in [false, true] {
             let s: Scene
-            do { s = try Scene.parse(text, file: "fuzz.json", passthrough: passthrough) } catch {
+            do { s = try Scene.parse(text, file: "fuzz.json", passthrough: passthrough, systemKeyboard: KeyboardNames()) } catch {
                 check(!"\(error)".isEmpty, "a scene error without a message")
                 continue
             }
@@ -50,6 +50,9 @@ public enum Fuzz {
             let p = Pipeline(scene: s, log: log)
             p.wantsTouches = true
             p.onLines = { _, _ in }
+            // Its actions too, written to devices that check that nothing stays pressed (AC8).
+            let keyboard = HeldKeys(), pointer = HeldKeys()
+            p.startActions(Actions(devices: ActionDevices(keyboard: keyboard, pointer: pointer), log: log)) { _ in }
             let w = s.window.bounds
             for (i, f) in [(0.2, 0.2), (0.5, 0.5), (0.8, 0.6), (0.99, 0.99)].enumerated() {
                 let point = Point(x: w.minX + w.width * f.0, y: w.minY + w.height * f.1)
@@ -58,6 +61,18 @@ public enum Fuzz {
             p.handle(DigitizerFrame(timestamp: 0.2, contacts: []))
             p.finish()
             check(p.application.isIdle, "a scene left something under way after every finger lifted")
+            check(keyboard.held.isEmpty && pointer.held.isEmpty, "an action left keys or buttons down: \(keyboard.held) \(pointer.held)")
+            check(p.nextDeadline == nil, "a coast went on after finish()")
+        }
+    }
+
+    /// An action device that keeps which keys and buttons are down after each write.
+    final class HeldKeys: MirrorSink {
+        var held: Set<UInt16> = []
+        func write(_ events: UnsafeBufferPointer<input_event>) throws {
+            for e in events where e.type == EventType.key {
+                if e.value != 0 { held.insert(e.code) } else { held.remove(e.code) }
+            }
         }
     }
 

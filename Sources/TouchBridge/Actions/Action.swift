@@ -50,9 +50,9 @@ public enum PointerButton: String, Sendable, CaseIterable {
 
 /// How a pan scrolls (`{"scroll": {…}}`).
 public struct ScrollOptions: Equatable, Sendable {
-    /// How far the finger moves for one wheel notch (120 hi-res units), in window points. 50: one
-    /// notch scrolls Chromium by 53 px (its kWheelScrollAmount, used for a notch on Linux) and Firefox
-    /// by three lines, about 48–57 px; at 50 pt a notch the content stays under the finger in both.
+    /// How far the finger moves for one wheel notch (120 hi-res units), in window points. 50: browsers
+    /// and toolkits scroll about three lines of text for a notch by default, some 45–60 px at common
+    /// font sizes; at 50 pt a notch the content stays near the finger. A scene tunes it per app.
     public var pointsPerNotch = 50.0
     /// The content follows the finger (a finger moving down scrolls up), as on a phone.
     public var natural = true

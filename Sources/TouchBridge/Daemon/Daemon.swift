@@ -23,6 +23,8 @@ public struct DaemonOptions {
     /// Every device is turned this way (`--rotation DEG`), whatever the scene's entries say.
     public var rotation: CoordinateMapping.Rotation?
     public var verbose = false
+    /// Scenes' actions are never performed (README "Actions"): gestures are only served.
+    public var noActions = false
     public var clientQueueBytes = SocketServer.defaultQueueLimit
 
     public init() {}
@@ -50,6 +52,7 @@ public struct DaemonOptions {
             .option("rotation", "DEG", "turn every device by 0, 90, 180 or 270 degrees clockwise (as lisgd's -r);\nwith 90 or 270 the built-in scene's window is the panel turned"),
             .flag("passthrough", "pass every device through: grab it and give the compositor a mirror that\ngets exactly the touches no gesture claims (without --scene: the built-in\npass-through scene)"),
             .option("client-queue", "BYTES", "how much a client may fall behind before it is dropped (default 1048576)"),
+            .flag("no-actions", "perform no action a scene gives its recognizers (no keys, clicks or scrolling\nare written); gestures are still served"),
             .flag("verbose", "log every recognizer transition"),
             .flag("version", "print the version and exit"),
         ])
@@ -86,6 +89,7 @@ public struct DaemonOptions {
             o.clientQueueBytes = n
         }
         o.verbose = a.has("verbose")
+        o.noActions = a.has("no-actions")
         try a.expect(0, "nothing")
         return (o, false, false)
     }
@@ -115,6 +119,11 @@ public final class Daemon {
     let recordings: [(path: String, recording: Recording)]
     var watchdog: Timer?
     public private(set) var exitStatus: Int32 = 0
+    /// The keyboard and pointer actions are written to, made when a scene first has actions and kept
+    /// until the daemon exits (README "Actions").
+    private var actionDevices: ActionDevices?
+    /// Why actions are off for good (no /dev/uinput, a failed write): said once.
+    private var actionsOff: String?
 
     public init(options: DaemonOptions, log: Logger) throws {
         self.options = options
@@ -226,6 +235,7 @@ public final class Daemon {
                 try devices.setMapping(target, change)
             case .scene(let name, let views):
                 try pipeline.setClientScene(connection: request.connection, name: name, views: views, at: now)
+                startActionsIfWanted()
             case .subscribe:
                 break
             }
@@ -236,8 +246,50 @@ public final class Daemon {
         return .success(())
     }
 
+    /// Actions start when a scene or a client scene has some (README "Actions"): the action devices
+    /// are made then, once. Without /dev/uinput, or with --no-actions, the log says so once and the
+    /// gestures are served all the same.
+    func startActionsIfWanted() {
+        let wanted = pipeline.scene.actions.count + pipeline.clientScenes.reduce(0) { $0 + $1.actions.count }
+        guard wanted > 0, pipeline.actions == nil else { return }
+        if options.noActions {
+            if actionsOff == nil { log.info("--no-actions: the scene's \(wanted) action\(wanted == 1 ? "" : "s") are not performed") }
+            actionsOff = "--no-actions"
+            return
+        }
+        guard actionsOff == nil else { return }
+        if actionDevices == nil {
+            do {
+                let made = try ActionDevices.create()
+                actionDevices = made
+                let nodes = [made.keyboard, made.pointer].compactMap { ($0 as? UinputDevice)?.devnode }.joined(separator: ", ")
+                log.info("actions: \"\(ActionDeviceDescription.keyboardName)\" and \"\(ActionDeviceDescription.pointerName)\" (\(nodes)); "
+                         + "keys in the keyboard layout \(pipeline.scene.keyboardLayout)")
+            } catch {
+                actionsOff = "\(error)"
+                log.warning("actions are off: \(error); gestures are still served on the socket")
+                return
+            }
+        }
+        pipeline.startActions(Actions(devices: actionDevices, log: log)) { [unowned self] error in
+            actionsOff = "\(error)"
+            log.error("actions: \(error); actions are off until the daemon restarts (gestures are still served)")
+            actionDevices = nil
+        }
+        // Without pass-through the apps see the touches that fire an action as well (a long press
+        // is a right click and a left press; a scrolling pan also drags).
+        let passes = pipeline.scene.passesEveryDevice || pipeline.scene.devices.contains { $0.passthrough }
+        if !passes && !warnedActionsWithoutPassthrough {
+            warnedActionsWithoutPassthrough = true
+            log.warning("actions without pass-through: the compositor also gets the touches that fire them (a long press that right-clicks also presses; a pan that scrolls also drags); pass the panel through (--passthrough, or \"passthrough\": true in its devices entry)")
+        }
+    }
+
+    private var warnedActionsWithoutPassthrough = false
+
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     public func run() -> Int32 {
+        startActionsIfWanted()
         if !options.noDevices { devices.start(replaying: !recordings.isEmpty) }
         if !recordings.isEmpty {
             do {
@@ -256,7 +308,9 @@ public final class Daemon {
         notifier.notify("READY=1\nSTATUS=serving gestures on \(server.path ?? "the activated socket")")
         loop.run()
         notifier.notify("STOPPING=1")
+        pipeline.stopActions()                          // a coast stops; nothing more is written
         devices.stop()
+        actionDevices?.destroy()
         server.shutdown()
         log.info("stopped")
         return exitStatus
@@ -311,6 +365,7 @@ public final class Daemon {
             for w in scene.warnings { log.warning(w) }
             pipeline.replace(scene: scene, at: monotonicNow())
             if !options.noDevices { devices.reconfigure() }
+            startActionsIfWanted()
             log.info("SIGHUP: reloaded \(path): \(scene.views.count) views, \(scene.recognizers.count) recognizers")
         } catch {
             log.error("SIGHUP: keeping the old scene: \(error)")

@@ -18,6 +18,9 @@ public enum OfflineReplay {
         public var mirrorPath: String?
         /// The `"device"` of the lines: `replay A B` plays B as device 1, as the daemon would.
         public var deviceIndex = 0
+        /// The scene's actions run and their lines are handed out (`replay --actions`); nothing is
+        /// written anywhere.
+        public var actions = false
 
         public init(topics: Topics = .gestures, mirrorPath: String? = nil, deviceIndex: Int = 0) {
             self.topics = topics
@@ -50,13 +53,18 @@ public enum OfflineReplay {
         pipeline.wantsTouches = options.topics.contains(.touches)
         pipeline.wantsRecognizers = options.topics.contains(.recognizers)
         pipeline.onLines = { topic, bytes in
-            guard options.topics.contains(topic) else { return }
+            guard options.topics.contains(topic) || (topic == .actions && options.actions) else { return }
             // A chunk holds one or more lines, separated by newlines.
             var start = 0
             for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x0a {
                 line(UnsafeBufferPointer(rebasing: bytes[start..<i]))
                 start = i + 1
             }
+        }
+
+        pipeline.setDeviceConfig(config, device: device)
+        if options.actions {
+            pipeline.startActions(Actions(devices: nil, log: log)) { _ in }
         }
 
         var mirror: EvemuWriter?

@@ -19,7 +19,7 @@ public enum ClientCommand: Equatable, Sendable {
     /// format, checked when it is built); no views removes it.
     case scene(name: String, views: [JSON])
 
-    public static let topicNames = ["gestures", "touches", "devices", "recognizers", "scene"]
+    public static let topicNames = ["gestures", "touches", "devices", "recognizers", "scene", "actions"]
 
     /// The command's name, for `{"event":"ok","command":…}` and the log.
     public var name: String {
@@ -135,6 +135,7 @@ public enum ClientCommand: Equatable, Sendable {
             case "devices": topics.insert(.devices)
             case "recognizers": topics.insert(.recognizers)
             case "scene": topics.insert(.scene)
+            case "actions": topics.insert(.actions)
             default:
                 throw Refusal(message: "unknown topic \"\(n)\"; topics are \(topicNames.map { "\"\($0)\"" }.joined(separator: ", "))")
             }

@@ -5,6 +5,7 @@ extension Ctl {
         .flag("devices", "also touchscreens coming, going and changing mapping"),
         .flag("recognizers", "also every recognizer's transitions, with their causes"),
         .flag("scene", "also the scene being served, now and whenever it changes"),
+        .flag("actions", "also every action written to the keyboard and pointer devices"),
         socketOption,
     ]) { a in
         try a.expect(0, "nothing")

@@ -7,6 +7,7 @@ extension Ctl {
         "run recordings through the pipeline offline, on their own timestamps, and print the\nlines the daemon would send (evemu-record, libinput record's YAML, evtest text); each\nrecording is a device of its own (device 0, 1, …), as the daemon plays them", options: [
         .option("scene", "FILE", "the scene (default: the built-in scene, sized for the recording's panel)"),
         .flag("touches", "also print every touch of every frame"),
+        .flag("actions", "also print the actions the scene's recognizers would write (keys, clicks,\nscrolling with its coasting, zoom)"),
         .flag("verbose", "log every recognizer's transitions, their causes and why one failed, on stderr"),
         .option("desc", "FILE", "the device description for a recording of E: lines only"),
         .option("mirror", "OUT", "also write what a pass-through mirror would be sent, as an evemu recording\n(one recording)"),
@@ -28,6 +29,7 @@ extension Ctl {
         let printed: Topics = a.has("touches") ? [.gestures, .touches] : .gestures
         var options = OfflineReplay.Options(topics: printed)
         options.mirrorPath = a["mirror"]
+        options.actions = a.has("actions")
         var out = StandardOutput()
         if let htmlPath = a["html"] {
             return try replayReport(a.positional[0], to: htmlPath, scenePath: scenePath, printed: printed,
@@ -80,13 +82,15 @@ extension Ctl {
         let scene = try scenePath.map { try Scene.load(path: $0, passthrough: options.mirrorPath != nil) }
         var all = options
         all.topics = [.gestures, .touches, .devices, .recognizers, .scene]
+        all.actions = true                   // the report marks actions on their recognizers' lanes
         var report = ReplayReport()
         var printedLines: [[UInt8]] = []
         let used = try OfflineReplay.play(recording, scene: scene, options: all, log: log) { bytes in
             report.add(bytes)
             let isTouch = bytes.starts(with: #"{"event":"touch""#.utf8)
             let isGesture = bytes.starts(with: #"{"event":"gesture""#.utf8)
-            if (isGesture && printed.contains(.gestures)) || (isTouch && printed.contains(.touches)) {
+            let isAction = bytes.starts(with: #"{"event":"action""#.utf8)
+            if (isGesture && printed.contains(.gestures)) || (isTouch && printed.contains(.touches)) || (isAction && options.actions) {
                 printedLines.append(Array(bytes))
             }
         }

@@ -111,6 +111,7 @@ public final class InputDevices {
                 continue
             }
             d.config = config
+            pipeline.setDeviceConfig(config, device: d.index)
             remap(d, window: pipeline.scene.window.bounds)
             if config.passthrough && !d.passthrough.isOn {
                 startPassthrough(d)
@@ -171,6 +172,7 @@ public final class InputDevices {
             }
             let d = OpenDevice(device: device, info: info, index: index, config: config, pipeline: pipeline, log: log)
             open[info.devnode] = d
+            pipeline.setDeviceConfig(config, device: index)
             turnDefaultScene(for: d)            // the sizing panel back under a new index: the window follows it
             // `close` takes the handler out of the loop before the device leaves `open`; this object owns
             // the devices and lives as long as the loop.
@@ -213,6 +215,7 @@ public final class InputDevices {
         // Whatever was down on it is cancelled (C7), not ended: no touch is left stuck, on the socket
         // or on the mirror. Then the mirror goes, then the grab.
         pipeline.handle(d.device.assembler.cancelAll(at: monotonicNow()))
+        pipeline.setDeviceConfig(nil, device: d.index)          // a coast it drove stops
         d.passthrough.stop(reason: nil)
         d.device.close()
         if let reason {

@@ -70,6 +70,7 @@ final class ReplayQueue {
         source.onStart = { [unowned self, unowned source] in
             log.info("replaying \(path) as device \(index) \"\(recording.device.name)\" (\(recording.events.count) events)")
             self.devices.onDeviceLine?(self.devices.deviceLine("added", source))
+            pipeline.setDeviceConfig(live, device: index)
             // A replay that passes through gets a mirror too (nothing to grab: nobody else reads a
             // recording): a demo of what the compositor would get.
             if config.passthrough && pipeline.scene.allowsPassthrough {
@@ -90,6 +91,7 @@ final class ReplayQueue {
                 pipeline.removeMirror(device: index, at: pipeline.currentTime)
                 m.destroy()
             }
+            pipeline.setDeviceConfig(nil, device: index)
             log.info("replay of \(path) finished")
             self.devices.onDeviceLine?(self.devices.deviceLine("removed", source))
             self.playing.removeAll { $0 === source }

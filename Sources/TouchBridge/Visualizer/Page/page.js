@@ -20,7 +20,7 @@ function expandTouch(a) {
 function lane(name, type, view) {
   let l = M.lanes.get(name);
   if (!l) {
-    l = { name, type: type || "", view: view || null, transitions: [], gestures: [], fires: [], enabled: true, client: false };
+    l = { name, type: type || "", view: view || null, transitions: [], gestures: [], fires: [], actions: [], enabled: true, client: false };
     M.lanes.set(name, l);
     M.laneOrder.push(name);
   }
@@ -47,6 +47,7 @@ function ingest(line) {
       break;
     }
     case "recognizer": lane(line.recognizer, line.type, line.view).transitions.push(line); break;
+    case "action": lane(line.recognizer).actions.push(line); break;
     case "gesture": {
       const l = lane(line.recognizer, line.type, line.view);
       l.gestures.push(line);
@@ -212,7 +213,7 @@ function drawLanes(a, b) {
     const tr = l.transitions, gs = l.gestures;
     // The bars change only with the time span, the lines and the width: a report's playback
     // moves the cursor, not them.
-    const key = `${a} ${b} ${tr.length} ${gs.length} ${W}`;
+    const key = `${a} ${b} ${tr.length} ${gs.length} ${l.actions.length} ${W}`;
     if (row.key !== key) {
       row.key = key;
       drawBars(l, c, W, H, a, b);
@@ -262,6 +263,13 @@ function drawBars(l, c, W, H, a, b) {
         ctx.globalAlpha = 1;
       }
     }
+    // The actions written (README "Actions"): a yellow mark above the bar each, one per pixel at most.
+    ctx.fillStyle = "#ffd43b";
+    let lastA = -1;
+    for (let j = Math.max(0, upTo(l.actions, a)); j <= upTo(l.actions, b); j++) {
+      const ax = Math.round(x(l.actions[j].time));
+      if (ax !== lastA) { ctx.fillRect(ax - 1, 0, 3, 4); lastA = ax; }
+    }
     // The gesture lines: a white tick each (one per pixel at most).
     ctx.fillStyle = "rgba(255,255,255,.8)";
     let lastX = -1;
@@ -269,6 +277,17 @@ function drawBars(l, c, W, H, a, b) {
       const gx = Math.round(x(gs[j].time));
       if (gx !== lastX) { ctx.fillRect(gx, H / 2 - 2, 1, 4); lastX = gx; }
     }
+}
+
+// An action line in a few words: "click right", "keys ctrl+z", "scroll 0, 240", "zoom +1".
+function actionText(a) {
+  switch (a.action) {
+    case "click": return `click ${a.button}${a.count > 1 ? " ×" + a.count : ""}`;
+    case "keys": return `keys ${a.keys}`;
+    case "scroll": return `scroll ${a.dx}, ${a.dy}${a.state === "coasting" ? " (coasting)" : ""}`;
+    case "zoom": return `zoom ${a.notches > 0 ? "+" : ""}${a.notches}`;
+    default: return a.action;
+  }
 }
 
 // A lane's "now": the state, the last gesture line's values, the last reason.
@@ -284,6 +303,9 @@ function laneNow(l, row) {
     // The gesture line's state only where it is not the state shown beside it ("ended · …" after
     // "possible"), never "changed changed".
     row.value.textContent = !g ? "" : g.state === state ? gestureValue(g) : `${g.state} · ${gestureValue(g)}`;
+    const act = l.actions[upTo(l.actions, S.t)];
+    row.div.dataset.actions = upTo(l.actions, S.t) + 1;
+    if (act) row.value.textContent += ` · ${actionText(act)}`;
     // The last failure, cancellation or wait up to now, unless the recognizer succeeded since.
     let why = null;
     for (let k = upTo(tr, S.t); k >= 0; k--) {
