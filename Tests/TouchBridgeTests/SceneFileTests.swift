@@ -67,7 +67,7 @@ struct SceneFileTests {
 
     @Test("Errors name the file, the line, the JSON path and the problem", arguments: [
         (#"{"window": {"width": 800, "height": 480}, "views": [{"name": "a", "frame": [0, 0, 1, 1], "recognizers": [{"name": "t", "type": "tap", "numberOfTaps": 2}]}]}"#,
-         #"s.json:1: views[0].recognizers[0].numberOfTaps: unknown key "numberOfTaps" (did you mean "numberOfTapsRequired"?); allowed: name, type, enabled, cancelsTouchesInView, delaysTouchesBegan, delaysTouchesEnded, requireToFail, simultaneousWith, numberOfTapsRequired, numberOfTouchesRequired"#),
+         #"s.json:1: views[0].recognizers[0].numberOfTaps: unknown key "numberOfTaps" (did you mean "numberOfTapsRequired"?); allowed: name, type, enabled, cancelsTouchesInView, delaysTouchesBegan, delaysTouchesEnded, requireToFail, simultaneousWith, numberOfTapsRequired, numberOfTouchesRequired, action"#),
         ("{\"window\": {\"width\": 800, \"height\": 480},\n \"views\": [\n {\"name\": \"a\", \"frame\": [0, 0, 1, 1],\n \"recognizers\": [{\"name\": \"t\", \"type\": \"tap\", \"numberOfTapsRequired\": 0}]}]}",
          "s.json:4: views[0].recognizers[0].numberOfTapsRequired: must be an integer ≥ 1, found 0"),
         (#"{"window": {"width": 800}}"#, "s.json:1: window: missing \"height\""),
@@ -90,7 +90,7 @@ struct SceneFileTests {
         (#"{"window": {"width": 8, "height": 4}, "views": [{"name": "a", "frame": [0, 0, 1, 1], "hidden": "yes"}]}"#,
          "s.json:1: views[0].hidden: must be true or false, found a string"),
         (#"{"window": {"width": 8, "height": 4}, "colour": "red"}"#,
-         "s.json:1: colour: unknown key \"colour\"; allowed: window, devices, views"),
+         "s.json:1: colour: unknown key \"colour\"; allowed: window, devices, views, keyboard"),
         ("{\"window\": {\"width\": 8, \"height\": 4},\n\"views\": [}", "s.json:2: column 11: unexpected character '}', expected a value"),
     ])
     func errors(text: String, message: String) {
