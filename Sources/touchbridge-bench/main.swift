@@ -10,7 +10,7 @@ import TouchInput
 let args = CommandLine.arguments
 let quick = args.contains("--quick")
 let root = args.first { $0.hasPrefix("--root=") }.map { String($0.dropFirst(7)) } ?? "."
-/// `--only=pipeline|touch-lines|passthrough|scale|fixtures|hit-test|scene-load|memory` runs one section (for a profiler); `--pipeline-only` is
+/// `--only=pipeline|touch-lines|passthrough|actions|scale|fixtures|hit-test|scene-load|memory` runs one section (for a profiler); `--pipeline-only` is
 /// `--only=pipeline`.
 let only: String? = args.contains("--pipeline-only") ? "pipeline"
     : args.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst(7)) }
@@ -98,6 +98,17 @@ if runs("passthrough") {
         + "(frame → mirror bytes; \(mirrorSink.bytes / max(1, passthroughTimes.count)) bytes a frame)")
 }
 if only == "passthrough" { exit(0) }
+
+// MARK: 1b. Actions: a frame that fires one, a frame that scrolls, each next to the same without actions
+
+var actionFigures: ActionFigures?
+if runs("actions") {
+    let a = actionBench(log: log, rounds: quick ? 2_000 : 20_000)
+    actionFigures = a
+    say("actions: a frame that fires a keys action \(Int(a.fire)) ns (the same frame without it \(Int(a.fireWithout)) ns); "
+        + "a scrolling frame \(Int(a.scroll)) ns (without scrolling \(Int(a.scrollWithout)) ns); medians, next to the pipeline's \(Int(pipelineMedian)) ns")
+}
+if only == "actions" { exit(0) }
 
 // MARK: 1c. Scale: a frame's cost with 70, 350 and 700 recognizers taking part
 
@@ -232,6 +243,12 @@ w.key("pipeline_ns_per_frame_p99"); w.number(pipelineP99.rounded())
 w.key("pipeline_with_touch_lines_ns_per_frame_median"); w.number(percentile(touchTimes, 0.5).rounded())
 w.key("passthrough_ns_per_frame_median"); w.number(percentile(passthroughTimes, 0.5).rounded())
 w.key("passthrough_ns_per_frame_p99"); w.number(percentile(passthroughTimes, 0.99).rounded())
+if let a = actionFigures {
+    w.key("action_fire_ns_per_frame_median"); w.number(a.fire.rounded())
+    w.key("action_fire_without_action_ns_per_frame_median"); w.number(a.fireWithout.rounded())
+    w.key("action_scroll_ns_per_frame_median"); w.number(a.scroll.rounded())
+    w.key("action_scroll_without_action_ns_per_frame_median"); w.number(a.scrollWithout.rounded())
+}
 w.key("fixture_frames_per_second"); w.number(fixtureFPS.rounded())
 if scale.count == 3 {
     w.key("scale_ns_per_frame"); w.beginObject()
