@@ -22,6 +22,9 @@ gestures=$(/usr/bin/touchbridgectl replay Tests/Fixtures/evemu-devices__atmel-ma
 /usr/bin/touchbridgectl scene check /etc/touchbridge/scene.json >/dev/null || fail "the installed scene does not check"
 man -w touchbridged >/dev/null 2>&1 || [ -e /usr/share/man/man8/touchbridged.8.gz ] || fail "no touchbridged(8)"
 [ -e /usr/share/doc/touchbridge/examples/bindings.json ] || fail "no examples in /usr/share/doc/touchbridge/examples"
+for s in gnome kde sway; do
+    /usr/bin/touchbridgectl scene check /usr/share/touchbridge/scenes/$s.json >/dev/null || fail "the ready-made scene $s.json does not check"
+done
 getent group touchbridge >/dev/null || fail "no group touchbridge after installation"
 getent group uinput >/dev/null || fail "no group uinput after installation"
 [ -L /etc/systemd/system/sockets.target.wants/touchbridged.socket ] || fail "the socket unit is not enabled"

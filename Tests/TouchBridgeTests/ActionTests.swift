@@ -351,6 +351,23 @@ struct ActionTests {
         }
     }
 
+    @Test("AC5: a scene reload (SIGHUP) stops the coasting; the new scene's actions take over")
+    func reloadStopsCoasting() throws {
+        let rig = try Rig(#"{"name": "scroll", "type": "pan", "action": {"scroll": {}}}"#, passthrough: false)
+        rig.down(0, 400, 100); rig.frame(1.0)
+        for i in 1...10 { rig.move(0, 400, 100 + Int32(i) * 12); rig.frame(1.0 + Double(i) * 0.01) }
+        rig.up(0); rig.frame(1.11)
+        rig.pipeline.advance(to: 1.2)
+        let next = try Scene.parse(#"{"window": {"width": 800, "height": 480}, "views": [{"name": "v", "frame": [0, 0, 800, 480], "recognizers": [{"name": "menu", "type": "longPress", "action": {"keys": "Escape"}}]}]}"#,
+                                   file: "reloaded", systemKeyboard: KeyboardNames())
+        rig.pipeline.replace(scene: next, at: 1.2)
+        #expect(rig.pipeline.nextDeadline == nil)
+        let before = rig.lines.count
+        rig.down(0, 200, 120); rig.frame(2.0)
+        rig.pipeline.advance(to: 2.6)
+        #expect(rig.lines.count == before + 1 && rig.lines.last?["keys"]?.stringValue == "Escape")
+    }
+
     @Test("AC6: a pinch zooms with ctrl + one notch each time the scale crosses a step")
     func zoomSteps() throws {
         let rig = try Rig(#"{"name": "zoom", "type": "pinch", "action": {"zoom": {}}}"#, passthrough: false)

@@ -38,7 +38,9 @@ class InstallTests(TestCase):
         self.assertEqual(out.returncode, 0, out.stderr)
         for f in ("usr/bin/touchbridged", "usr/bin/touchbridgectl", "etc/systemd/system/touchbridged.socket",
                   "etc/sysusers.d/touchbridge.conf", "etc/modules-load.d/touchbridge.conf", "etc/touchbridge/scene.json",
-                  "usr/share/doc/touchbridge/examples/bindings.json", "usr/share/doc/touchbridge/examples/listen.py"):
+                  "usr/share/doc/touchbridge/examples/bindings.json", "usr/share/doc/touchbridge/examples/listen.py",
+                  "usr/share/touchbridge/scenes/gnome.json", "usr/share/touchbridge/scenes/kde.json",
+                  "usr/share/touchbridge/scenes/sway.json"):
             self.assertTrue(os.path.exists(os.path.join(tmp, f)), f)
         with open(os.path.join(tmp, "etc/systemd/system/touchbridged.service")) as f:
             self.assertIn("ExecStart=/usr/bin/touchbridged --scene /etc/touchbridge/scene.json", f.read())
