@@ -67,6 +67,10 @@ struct ActionTests {
         #expect(message("ctrl++").contains(#"the + key is "plus""#))
         #expect(message("altgr+a").contains("has no altgr key"))
         #expect(throws: KeyboardError.self) { try KeyboardLayout.compiled(KeyboardNames(layout: "xx-nonexistent")) }
+        // A name xkb could take for a path is refused before xkbcommon looks for a file by it.
+        do { _ = try KeyboardLayout.compiled(KeyboardNames(layout: "../../etc/passwd")); Issue.record("accepted a path") } catch {
+            #expect(error.description.contains(#"the keyboard layout "../../etc/passwd" has ".""#))
+        }
     }
 
     @Test("The system's layout comes from /etc/default/keyboard's XKB* lines, else us")

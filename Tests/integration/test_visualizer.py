@@ -67,6 +67,25 @@ class VisualizerTests(TestCase):
             self.assertEqual(state, "changed")
             self.assertTrue(value.startswith("translation "), value)
 
+    def test_a_report_marks_actions_on_their_recognizers_lanes(self):
+        tmp = self.tempdir()
+        report = os.path.join(tmp, "gnome.html")
+        scene = os.path.join(ROOT, "scenes", "gnome.json")
+        swipe = os.path.join(FIXTURES, "synthetic__panel__3fg-swipe-left.evemu")
+        out = subprocess.run([CTL, "replay", "--scene", scene, "--actions", "--html", report, swipe],
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        printed = [json.loads(l) for l in out.stdout.splitlines()]
+        self.assertIn("action", [l["event"] for l in printed])            # --actions prints them too
+        with headless.Browser() as b:
+            p = b.open("file://" + report)
+            self.assertTrue(p.wait_for("document.body.dataset.lines > 0"))
+            p.evaluate("S.t = M.t1; S.follow = false; S.dirty = true; draw()")
+            lane = "document.querySelector('.lane[data-recognizer=workspaceRight]')"
+            self.assertEqual(p.evaluate(lane + ".dataset.actions"), "1")
+            self.assertIn("keys super+Page_Down", p.evaluate(lane + ".querySelector('.value').textContent"))
+            self.assertEqual(p.evaluate("document.querySelector('.lane[data-recognizer=overview]').dataset.actions"), "0")
+
     def test_a_report_of_twenty_seconds_of_ten_fingers_stays_under_5_MB(self):
         tmp = self.tempdir()
         recording = os.path.join(tmp, "ten.evemu")

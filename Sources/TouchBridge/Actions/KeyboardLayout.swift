@@ -2,6 +2,7 @@ import CEvdev
 import TouchInput
 import CXkbcommon
 import Glibc
+import Synchronization
 
 /// A keyboard layout as xkb names it (RMLVO, less the rules): what a scene's `"keyboard"` says, or the
 /// system's (`/etc/default/keyboard`), else `us`. A desktop session's own layout setting lives in the
@@ -42,6 +43,19 @@ public struct KeyboardNames: Hashable, Sendable, CustomStringConvertible {
         return names
     }
 
+    /// xkb names are words of letters, digits and `_ - + : , ( )`: anything else (a path, a space) is
+    /// refused before xkbcommon looks for files by it.
+    func validate() throws(KeyboardError) {
+        for (what, value) in [("layout", layout), ("variant", variant), ("options", options), ("model", model)] {
+            let bad = value.unicodeScalars.first { c in
+                !(("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || "_-+:,()".unicodeScalars.contains(c))
+            }
+            if let bad {
+                throw KeyboardError(description: "the keyboard \(what) \"\(value)\" has \"\(Character(bad))\", which no xkb name has (names are letters, digits and _ - + : , ( ))")
+            }
+        }
+    }
+
     /// "de", "de(nodeadkeys)", "us with ctrl:swapcaps": as messages name it.
     public var description: String {
         let first = variant.isEmpty ? "\"\(layout)\"" : "\"\(layout)(\(variant))\""
@@ -67,7 +81,9 @@ public struct KeyboardError: Error, CustomStringConvertible, Equatable {
 /// checked by typing it on an xkb state, so what `stroke(for:)` gives is exactly what a compositor with
 /// this keymap reads back (README "Actions": ydotool sends raw codes, and `ctrl+z` comes out `ctrl+y`
 /// on a German layout; this does not).
-public final class KeyboardLayout {
+/// Immutable once made (its keymap is never changed, and xkbcommon's keymaps may be shared across
+/// threads; a state is made per question), hence `@unchecked Sendable`.
+public final class KeyboardLayout: @unchecked Sendable {
     public let names: KeyboardNames
     private let context: OpaquePointer
     private let keymap: OpaquePointer
@@ -75,14 +91,16 @@ public final class KeyboardLayout {
     private var modifierKeys: [(keycode: UInt32, mask: UInt32)] = []
 
     /// Compiled keymaps by names: compiling one takes tens of milliseconds, and a scene reload, a
-    /// client scene and the fuzzer ask again and again for the same few.
-    nonisolated(unsafe) private static var cache: [KeyboardNames: KeyboardLayout] = [:]
+    /// client scene and the fuzzer ask again and again for the same few. Behind a lock: the daemon is
+    /// single-threaded, but tests parse scenes on several threads at once.
+    private static let cache = Mutex<[KeyboardNames: KeyboardLayout]>([:])
 
     /// The layout of `names`, compiled once per process.
     public static func compiled(_ names: KeyboardNames) throws(KeyboardError) -> KeyboardLayout {
-        if let k = cache[names] { return k }
+        if let k = cache.withLock({ $0[names] }) { return k }
+        try names.validate()
         let k = try KeyboardLayout(names)
-        cache[names] = k
+        cache.withLock { $0[names] = k }
         return k
     }
 
