@@ -269,8 +269,9 @@ public final class KeyboardLayout: @unchecked Sendable {
 
     private static func keysymName(_ k: UInt32) -> String? {
         var buf = [CChar](repeating: 0, count: 64)
-        guard xkb_keysym_get_name(k, &buf, buf.count) > 0 else { return nil }
-        let s = String(cString: buf)
+        let n = Int(xkb_keysym_get_name(k, &buf, buf.count))
+        guard n > 0, n < buf.count else { return nil }
+        let s = String(decoding: buf.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return s.hasPrefix("0x") ? nil : s
     }
 
