@@ -52,7 +52,8 @@ def client_lines(out):
              '{"subscribe":[1]}', '{}', '{"subscribe":["gestures"]} trailing', '"\\ud800"', '{"a":{"b":[[[[[]]]]]}}',
              '{"subscribe":["recognizers","scene"]}', '{"set":{"recognizers":["edge*","tap"],"enabled":false}}',
              '{"set":{"recognizers":["[a-d]*"],"enabled":true}}', '{"set":{"device":"*","rotation":90,"flipX":true}}',
-             '{"set":{"device":0,"calibration":[1,0,0,0,1,0]}}']
+             '{"set":{"device":0,"calibration":[1,0,0,0,1,0]}}', '{"set":{"display":"off"}}', '{"set":{"display":"on"}}',
+             '{"set":{"display":"dim"}}', '{"subscribe":["actions","devices"]}']
     with open(os.path.join(ROOT, "scenes", "default.json")) as f:
         views = json.load(f)["views"]                  # the built-in scene's views, as a client scene
     lines.append(json.dumps({"scene": {"name": "k", "views": [

@@ -105,6 +105,19 @@ public enum Fuzz {
                 return
             }
             pipeline.handle(DigitizerFrame(timestamp: 1, contacts: [Contact(id: 1, location: Point(x: 100, y: 100))]))
+        case .setDisplay(let on)?:
+            // A tap before, and one after, the display's change: the first passes; with the display off
+            // the second is swallowed and the scene stays idle.
+            pipeline = Pipeline(scene: Scene.builtIn(), log: log)
+            var gestures = 0
+            pipeline.onLines = { topic, _ in if topic == .gestures { gestures += 1 } }
+            pipeline.setDisplay(on: !on, at: 0)
+            pipeline.setDisplay(on: on, at: 0.5)
+            pipeline.handle(DigitizerFrame(timestamp: 2, contacts: [Contact(id: 1, location: Point(x: 100, y: 100))]))
+            pipeline.handle(DigitizerFrame(timestamp: 2.05, contacts: []))
+            pipeline.finish()
+            check(on || gestures == 0, "a touch reached a recognizer while the display was off")
+            check(pipeline.application.isIdle, "a swallowed sequence left a touch down")
         default:
             return
         }

@@ -43,9 +43,16 @@ public struct Bindings {
         return Bindings(commands: commands)
     }
 
+    /// The binding key of the daemon's `wake` line (a touch that woke the display, README
+    /// "Screen-aware"): not a recognizer.
+    public static let wakeKey = "wake"
+
+    /// Whether some binding is for the `wake` line.
+    public var bindsWake: Bool { commands.contains { $0.0 == Self.wakeKey } }
+
     /// The recognizer names the bindings use.
     public var recognizerNames: [String] {
-        commands.map { key, _ in key.firstIndex(of: ":").map { String(key[..<$0]) } ?? key }
+        commands.map { key, _ in key.firstIndex(of: ":").map { String(key[..<$0]) } ?? key }.filter { $0 != Self.wakeKey }
     }
 
     /// Refuses bindings for recognizers `scene` does not have, with the nearest name.
@@ -79,7 +86,8 @@ public struct Bindings {
 
     /// The commands for a gesture line's recognizer and state.
     public func matches(recognizer: String, state: String) -> [[String]] {
-        commands.filter { key, _ in
+        if state == "wake" { return commands.filter { $0.0 == Self.wakeKey }.map(\.1) }
+        return commands.filter { key, _ in
             if key == "\(recognizer):\(state)" { return true }
             return key == recognizer && (state == "recognized" || state == "ended")
         }.map(\.argv)
@@ -145,7 +153,7 @@ extension Ctl {
             let client: SocketClient
             do {
                 client = try SocketClient(path: path)
-                try client.subscribe(["gestures", "scene"])
+                try client.subscribe(["gestures", "scene"] + (bindings.bindsWake ? ["devices"] : []))
                 if attempt > 0 { log.info("connected to \(path) again") }
                 attempt = 0
                 wait = 0.5
@@ -170,6 +178,15 @@ extension Ctl {
                         guard let json = try? JSONParser.parse(String(decoding: line, as: UTF8.self)) else { return }
                         switch json["event"]?.stringValue {
                         case "gesture": run(json, line: line, bindings: bindings, running: &running, log: log)
+                        case "wake":
+                            // A touch woke the display: its binding runs as a recognizer's would, state "wake".
+                            var named = json
+                            if case .object(var members) = json {
+                                members.append(("recognizer", .string(Bindings.wakeKey)))
+                                members.append(("state", .string("wake")))
+                                named = .object(members)
+                            }
+                            run(named, line: line, bindings: bindings, running: &running, log: log)
                         case "scene":
                             let unknown = bindings.unknownNames(in: Bindings.recognizerNames(ofSceneLine: json), source: "the daemon's scene")
                             if unknown != told { for u in unknown { log.warning("\(file): \(u)") } }

@@ -25,6 +25,8 @@ public struct DaemonOptions {
     public var verbose = false
     /// Scenes' actions are never performed (README "Actions"): gestures are only served.
     public var noActions = false
+    /// Seconds after `set display on` in which a new touch sequence is still swallowed.
+    public var wakeHoldoff = DisplayGate.defaultHoldoff
     public var clientQueueBytes = SocketServer.defaultQueueLimit
 
     public init() {}
@@ -53,6 +55,7 @@ public struct DaemonOptions {
             .flag("passthrough", "pass every device through: grab it and give the compositor a mirror that\ngets exactly the touches no gesture claims (without --scene: the built-in\npass-through scene)"),
             .option("client-queue", "BYTES", "how much a client may fall behind before it is dropped (default 1048576)"),
             .flag("no-actions", "perform no action a scene gives its recognizers (no keys, clicks or scrolling\nare written); gestures are still served"),
+            .option("wake-holdoff", "S", "after `set display on`, touches that begin within S seconds are swallowed\ntoo: the picture is not there yet (default 1)"),
             .flag("verbose", "log every recognizer transition"),
             .flag("version", "print the version and exit"),
         ])
@@ -90,6 +93,10 @@ public struct DaemonOptions {
         }
         o.verbose = a.has("verbose")
         o.noActions = a.has("no-actions")
+        if let h = try a.number("wake-holdoff") {
+            guard h >= 0, h <= 60 else { throw Arguments.Failure(description: "touchbridged: --wake-holdoff takes seconds from 0 to 60, not \(h)") }
+            o.wakeHoldoff = h
+        }
         try a.expect(0, "nothing")
         return (o, false, false)
     }
@@ -148,6 +155,7 @@ public final class Daemon {
         signals = try SignalReceiver([SIGTERM, SIGINT, SIGHUP])
         deadline = try Timer()
         pipeline = Pipeline(scene: scene, log: log)
+        pipeline.wakeHoldoff = options.wakeHoldoff
         // The control group is checked before the socket exists: a daemon that refuses to start never
         // shows clients a socket, however briefly.
         var controlGroup: (name: String, gid: UInt32)?
@@ -223,10 +231,11 @@ public final class Daemon {
     }
 
     /// A control command of a permitted peer (protocol 2): carried out whole, or refused whole.
-    private func control(_ request: SocketServer.ControlRequest) -> Result<Void, ClientCommand.Refusal> {
+    private func control(_ request: SocketServer.ControlRequest) -> Result<String?, ClientCommand.Refusal> {
         let now = monotonicNow()
         inControl = true
         defer { inControl = false }
+        var warning: String?
         do throws(ClientCommand.Refusal) {
             switch request.command {
             case .setRecognizers(let patterns, let enabled):
@@ -236,6 +245,13 @@ public final class Daemon {
             case .scene(let name, let views):
                 try pipeline.setClientScene(connection: request.connection, name: name, views: views, at: now)
                 startActionsIfWanted()
+            case .setDisplay(let on):
+                pipeline.setDisplay(on: on, at: now)
+                log.info("display \(on ? "on" : "off")" + (on ? " (touches that begin in the next \(options.wakeHoldoff) s are swallowed)" : ": a touch only wakes it"))
+                if !on, !devices.ungrabbedPanels.isEmpty {
+                    warning = "\(devices.ungrabbedPanels.joined(separator: ", ")) not grabbed (pass it through, or \"grab\": true in its devices entry): the compositor still sees the touch that wakes the display"
+                    log.warning("set display off: \(warning!)")
+                }
             case .subscribe:
                 break
             }
@@ -243,7 +259,7 @@ public final class Daemon {
             return .failure(error)
         }
         rearm()
-        return .success(())
+        return .success(warning)
     }
 
     /// Actions start when a scene or a client scene has some (README "Actions"): the action devices

@@ -64,6 +64,8 @@ public final class Pipeline {
     public private(set) var actions: Actions?
     /// Each device's scene entry (its region and pointerArea), for where an action's pointer lands.
     private var deviceConfigs: [Int: DeviceConfig] = [:]
+    /// The display's power and the sequences that only wake it (README "Screen-aware").
+    var displayGate = DisplayGate()
 
     public init(scene: Scene, log: Logger) {
         self.scene = scene
@@ -151,7 +153,43 @@ public final class Pipeline {
     /// Device `device` maps through `config` (nil: it went away, and a coast it drove stops).
     public func setDeviceConfig(_ config: DeviceConfig?, device: Int) {
         deviceConfigs[device] = config
-        if config == nil { actions?.stopCoasting(device: device) }
+        if config == nil {
+            actions?.stopCoasting(device: device)
+            displayGate.forget(device: device)
+        }
+        displayGate.readsDPMS = deviceConfigs.values.contains { $0.dpms != nil }
+    }
+
+    // MARK: The display (README "Screen-aware")
+
+    /// The idle manager turned the display off or on (`set display`).
+    public func setDisplay(on: Bool, at time: Double) {
+        displayGate.set(on: on, at: time)
+    }
+
+    /// Seconds after `display on` in which a new touch sequence is still swallowed (`--wake-holdoff`).
+    public var wakeHoldoff: Double {
+        get { displayGate.holdoff }
+        set { displayGate.holdoff = newValue }
+    }
+
+    /// Whether the gate swallows `frame`; a sequence that wakes the display is told on `devices`.
+    private func swallowed(_ frame: DigitizerFrame) -> Bool {
+        let underWay = application.activeTouches.contains { $0.device == frame.device }
+            || retiring.contains { $0.application.activeTouches.contains { $0.device == frame.device } }
+        let verdict = displayGate.admit(frame, underWay: underWay) {
+            guard let path = deviceConfigs[frame.device]?.dpms else { return false }
+            return DisplayGate.dpmsSaysOff(path)
+        }
+        switch verdict {
+        case .pass: return false
+        case .swallow: return true
+        case .wake(let p):
+            if let onLines {
+                WakeLine.encode(time: frame.timestamp, device: frame.device, at: p).withUnsafeBufferPointer { onLines(.devices, $0) }
+            }
+            return true
+        }
     }
 
     /// After every event: its touch lines, and the touches no view could hear for the mirrors.
@@ -187,6 +225,7 @@ public final class Pipeline {
     // MARK: The event queue
 
     public func handle(_ frame: DigitizerFrame) {
+        if displayGate.isActive && swallowed(frame) { return }
         guard passthrough != nil || !retiring.isEmpty || actions != nil else {
             application.handle(frame)
             if !removedClientScenes.isEmpty { releaseRemovedClientScenes() }

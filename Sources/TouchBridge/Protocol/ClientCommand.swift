@@ -7,6 +7,7 @@ import TouchInput
 /// - `{"subscribe": [TOPIC, …]}`: the set replaces the client's topics.
 /// - `{"set": {"recognizers": [NAME or pattern, …], "enabled": BOOL}}`: control (`isControl`).
 /// - `{"set": {"device": INDEX or "*", "rotation": …, "flipX": …, "flipY": …, "calibration": […]}}`: control.
+/// - `{"set": {"display": "off" or "on"}}`: the display's power as the idle manager says it; control.
 /// - `{"scene": {"name": N, "views": [VIEW, …]}}`: a client scene; control.
 public enum ClientCommand: Equatable, Sendable {
     /// The topics, and their names in the order the client gave them.
@@ -15,6 +16,9 @@ public enum ClientCommand: Equatable, Sendable {
     case setRecognizers(patterns: [String], enabled: Bool)
     /// Changes a device's mapping onto the window, from its next touch sequence on.
     case setDevice(DeviceTarget, MappingChange)
+    /// The display was turned off or on (the idle manager): while it is off, a touch sequence only
+    /// wakes it (README "Screen-aware").
+    case setDisplay(on: Bool)
     /// Puts this connection's scene `name` on top of the window's views (`views` in the scene file's
     /// format, checked when it is built); no views removes it.
     case scene(name: String, views: [JSON])
@@ -25,7 +29,7 @@ public enum ClientCommand: Equatable, Sendable {
     public var name: String {
         switch self {
         case .subscribe: "subscribe"
-        case .setRecognizers, .setDevice: "set"
+        case .setRecognizers, .setDevice, .setDisplay: "set"
         case .scene: "scene"
         }
     }
@@ -149,6 +153,16 @@ public enum ClientCommand: Equatable, Sendable {
             throw Refusal(message: "set: must be an object: {\"recognizers\": [...], \"enabled\": false} or {\"device\": 0, \"rotation\": 90}")
         }
         let keys = members.map(\.0)
+        if keys.contains("display") {
+            for k in keys where k != "display" {
+                throw Refusal(message: "set.\(k): not with \"display\"; set the display alone: {\"set\": {\"display\": \"off\"}}")
+            }
+            switch value["display"]?.stringValue {
+            case "off": return .setDisplay(on: false)
+            case "on": return .setDisplay(on: true)
+            default: throw Refusal(message: "set.display: must be \"off\" or \"on\"")
+            }
+        }
         if keys.contains("recognizers") || keys.contains("enabled") {
             for k in keys where k != "recognizers" && k != "enabled" {
                 throw Refusal(message: "set.\(k): not with \"recognizers\"; set recognizers and a device in separate commands")
@@ -205,7 +219,7 @@ public enum ClientCommand: Equatable, Sendable {
             }
             return .setDevice(target, change)
         }
-        throw Refusal(message: "set: give \"recognizers\" and \"enabled\", or \"device\" and what to change (\"rotation\", \"flipX\", \"flipY\", \"calibration\")")
+        throw Refusal(message: "set: give \"recognizers\" and \"enabled\", \"device\" and what to change (\"rotation\", \"flipX\", \"flipY\", \"calibration\"), or \"display\"")
     }
 
     private static func scene(_ value: JSON) throws(Refusal) -> ClientCommand {

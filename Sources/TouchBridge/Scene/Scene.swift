@@ -173,7 +173,7 @@ public final class Scene {
     static func parseDevice(_ json: JSON, _ path: String, _ r: SceneReader) throws -> DeviceConfig {
         let members = try r.object(json, path, allowed: ["name", "vendorProduct", "devnode", "property", "rotation",
                                                           "flipX", "flipY", "calibration", "grab", "tablets", "region",
-                                                          "passthrough", "pointerArea"])
+                                                          "passthrough", "pointerArea", "dpms"])
         var c = DeviceConfig()
         for (k, v) in members {
             let p = r.join(path, k)
@@ -212,6 +212,12 @@ public final class Scene {
                     throw r.error(p, "must lie within the desktop: fractions from 0 to 1, width and height above 0, x + width and y + height at most 1")
                 }
                 c.pointerArea = Rect(x: f[0], y: f[1], width: f[2], height: f[3])
+            case "dpms":
+                let path = try r.string(v, p)
+                guard path.hasPrefix("/sys/"), path.hasSuffix("/dpms"), !path.contains("/../") else {
+                    throw r.error(p, "must be a DRM connector's dpms attribute in sysfs, such as \"/sys/class/drm/card1-eDP-1/dpms\" (ls /sys/class/drm/*/dpms)")
+                }
+                c.dpms = path
             default: break
             }
         }

@@ -35,6 +35,9 @@ public struct DeviceConfig: Equatable, Sendable {
     /// pointer lands there (compositors spread an absolute pointer over the whole desktop). Nil: the
     /// whole desktop, right for one screen.
     public var pointerArea: Rect?
+    /// A DRM connector's sysfs `dpms` attribute (`/sys/class/drm/card1-eDP-1/dpms`), read when a touch
+    /// sequence begins: "Off" there swallows the sequence as `set display off` does (README "Screen-aware").
+    public var dpms: String?
 
     public init() {}
 

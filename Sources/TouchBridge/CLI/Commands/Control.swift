@@ -31,6 +31,20 @@ extension Ctl {
         return try command(a, w.bytes)
     }
 
+    /// `set display off|on`: for the idle manager (swayidle, hypridle), next to the command that turns
+    /// the outputs off or on.
+    static let setDisplay = Command("set display", operands: "off|on",
+        "tell the daemon the display was turned off or on: while it is off, a touch only wakes it\n(a \"wake\" line on the devices topic; no view, gesture or app gets it), and after on,\ntouches within --wake-holdoff are swallowed too; needs the panel grabbed (pass-through)", options: [
+        socketOption,
+    ]) { a in
+        try a.expect(1, "off or on")
+        let state = a.positional[0]
+        guard state == "off" || state == "on" else {
+            throw Arguments.Failure(description: "touchbridgectl set display: takes off or on, not \"\(state)\"")
+        }
+        return try command(a, Array(#"{"set":{"display":"\#(state)"}}"#.utf8))
+    }
+
     static let enable = recognizerSwitch(true)
     static let disable = recognizerSwitch(false)
 
@@ -60,6 +74,9 @@ extension Ctl {
         let client = try SocketClient(path: try socketPath(a))
         try client.send(String(decoding: line, as: UTF8.self))
         switch answer(client) {
+        case .ok(let warning?):
+            FileHandleStandardError.write("touchbridgectl: warning: \(warning)\n")
+            return 0
         case .ok: return 0
         case .refused(let message):
             FileHandleStandardError.write("touchbridgectl: the daemon refused: \(message)\n")
@@ -70,14 +87,14 @@ extension Ctl {
         }
     }
 
-    enum Answer { case ok, refused(String), closed }
+    enum Answer { case ok(warning: String?), refused(String), closed }
 
     /// The answer to the command just sent: its `ok` or `error` line (other lines are skipped).
     static func answer(_ client: SocketClient) -> Answer {
         while let line = client.readLine() {
             guard let json = try? JSONParser.parse(String(decoding: line, as: UTF8.self)) else { continue }
             switch json["event"]?.stringValue {
-            case "ok": return .ok
+            case "ok": return .ok(warning: json["warning"]?.stringValue)
             case "error": return .refused(json["message"]?.stringValue ?? "")
             default: continue
             }

@@ -132,6 +132,11 @@ public final class InputDevices {
             + replays.playing.filter(\.isPlaying).map { deviceLine("added", $0) }
     }
 
+    /// The open panels the compositor still reads itself (neither a pass-through grab nor `"grab": true`):
+    /// a touch the daemon swallows still reaches the compositor from these. (A recording is read by
+    /// nobody else.)
+    var ungrabbedPanels: [String] { open.keys.sorted().filter { !(open[$0]?.device.isGrabbed ?? true) } }
+
     /// Every device and playing replay, in a stable order (open devices by node, then replays).
     var mappedSources: [MappedSource] {
         open.keys.sorted().compactMap { open[$0] } + replays.playing

@@ -1,3 +1,4 @@
+import TouchCore
 import TouchInput
 
 /// The protocol's other lines (docs/protocol.md), each type's fields written here and nowhere else.
@@ -85,13 +86,32 @@ enum DeviceLine {
     }
 }
 
-/// `{"event":"ok","command":C}`: a control command (`set`, `scene`) was carried out.
+/// `{"event":"ok","command":C}`: a control command (`set`, `scene`) was carried out; with `"warning"`
+/// when it was, but may not do what the sender expects (`set display` with no panel grabbed).
 enum OkLine {
-    static func encode(command: String) -> [UInt8] {
+    static func encode(command: String, warning: String? = nil) -> [UInt8] {
         var w = JSONWriter()
         w.beginObject()
         w.key("event"); w.staticString("ok")
         w.key("command"); w.string(command)
+        if let warning { w.key("warning"); w.string(warning) }
+        w.endObject()
+        return w.bytes
+    }
+}
+
+/// `{"event":"wake","time":T,"device":D,"x":X,"y":Y}` (topic `devices`): a touch sequence began while the
+/// display was off; it was swallowed (no view, recognizer or mirror heard it). `x`, `y`: where its first
+/// finger landed, in window points.
+enum WakeLine {
+    static func encode(time: Double, device: Int, at p: Point) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("event"); w.staticString("wake")
+        w.key("time"); w.number(time)
+        w.key("device"); w.int(device)
+        w.key("x"); w.number(p.x)
+        w.key("y"); w.number(p.y)
         w.endObject()
         return w.bytes
     }

@@ -34,7 +34,8 @@ public final class SocketServer {
     /// "scene", every recognizer's state for "recognizers"), given the topics subscribed.
     public var onSubscribe: ((Topics) -> [[UInt8]])?
     /// Carries out a control command (`set`, `scene`) of a permitted peer; a refusal changes nothing.
-    public var onControl: ((ControlRequest) -> Result<Void, ClientCommand.Refusal>)?
+    /// Carries out a control command: its warning for the `ok` line (nil: none), or the refusal.
+    public var onControl: ((ControlRequest) -> Result<String?, ClientCommand.Refusal>)?
     /// After a control command's answer is queued: what the command changed may be told now (the
     /// scene line, device lines), so that the sender reads its `ok` first.
     public var onControlAnswered: (() -> Void)?
@@ -199,9 +200,9 @@ public final class SocketServer {
             let result = onControl?(ControlRequest(connection: client.id, peer: peer, command: command))
                 ?? .failure(ClientCommand.Refusal(message: "\(command.name): not available here"))
             switch result {
-            case .success:
-                log.info("client \(client.peer): \(command.name) accepted")
-                topics.enqueue(client, OkLine.encode(command: command.name))
+            case .success(let warning):
+                log.info("client \(client.peer): \(command.name) accepted" + (warning.map { " (\($0))" } ?? ""))
+                topics.enqueue(client, OkLine.encode(command: command.name, warning: warning))
             case .failure(let refusal):
                 sendError(client, refusal.message)
             }
