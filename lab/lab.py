@@ -21,6 +21,7 @@ from checks import (RECORDINGS, check_devices_command, check_mirror_replay, chec
 from measure import measure_cpu, measure_instructions, measure_wakeup
 import passthrough
 import actions
+import screen
 
 
 def main():
@@ -28,7 +29,7 @@ def main():
     parser.add_argument("--bin", required=True, help="directory with touchbridged and touchbridgectl")
     parser.add_argument("--only", help="run only the recordings whose name contains this")
     parser.add_argument("--check", help="run only this one of the other checks (devices command, removal, SYN_DROPPED, "
-                                        "permission, two screens, set device, mirror replay, passthrough or actions (all of them) or one of their checks, cpu, "
+                                        "permission, two screens, set device, mirror replay, passthrough, actions or screen (all of them) or one of their checks, cpu, "
                                         "instructions; wakeup only when asked)")
     parser.add_argument("--compare", help="with --check cpu: a directory with another touchbridged build, measured alongside")
     args = parser.parse_args()
@@ -44,13 +45,14 @@ def main():
                    ("mirror replay", lambda w: check_mirror_replay(args.bin, w))]
         checks += [(name, lambda w, f=f: f(args.bin, w)) for name, f in passthrough.CHECKS]
         checks += [(name, lambda w, f=f: f(args.bin, w)) for name, f in actions.CHECKS]
+        checks += [(name, lambda w, f=f: f(args.bin, w)) for name, f in screen.CHECKS]
         checks += [("cpu", lambda w: measure_cpu(args.bin, w, args.compare)),
                    ("instructions", lambda w: measure_instructions(args.bin, w))]
         if args.check == "wakeup":                      # only when asked
             checks.append(("wakeup", lambda w: measure_wakeup(args.bin, w)))
         # --check passthrough, --check actions: every check of that group.
         checks = [c for c in checks if not args.check or c[0] == args.check
-                  or (args.check in ("passthrough", "actions") and c[0].startswith(args.check))]
+                  or (args.check in ("passthrough", "actions", "screen") and c[0].startswith(args.check))]
     passthrough.install_udev_rules(args.bin)
     for name, check in checks:
         # Unix sockets cannot live on the host's shared filesystem: use the guest's own tmpfs.

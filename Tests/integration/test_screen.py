@@ -3,8 +3,12 @@
 `bind` on `wake`, the kiosk scene (one finger at a time for the app, an operator gesture)."""
 import json
 import os
+import shutil
+import signal
+import struct
 import subprocess
 import sys
+import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import *  # noqa: E402,F401,F403  (the binaries, fixtures, Client, Daemon, TestCase)
@@ -93,6 +97,164 @@ class ScreenTests(TestCase):
             self.assertEqual([l["state"] for l in operator][:1], ["began"] if fingers == 5 else [], fingers)
 
 
+MOCK_PROXY = os.path.join(ROOT, "Tests", "support", "mock_sensor_proxy.py")
+# Debian's Python, which has python3-dbus and python3-gi (another python3 on PATH may not).
+DEBIAN_PYTHON = "/usr/bin/python3"
+
+
+def have_dbus():
+    if shutil.which("dbus-daemon") is None or not os.path.exists(DEBIAN_PYTHON):
+        return False
+    return subprocess.run([DEBIAN_PYTHON, "-c", "import dbus, gi"], capture_output=True).returncode == 0
+
+
+def rotations(lines):
+    return [l["mapping"]["rotation"] for l in lines if l.get("event") == "device" and l.get("action") == "changed"]
+
+
+@unittest.skipUnless(have_dbus(), "needs dbus-daemon, python3-dbus and python3-gi (make test installs them)")
+class FollowRotationTests(TestCase):
+    def private_bus(self):
+        """A bus of its own (dbus-daemon --session): its address."""
+        p = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"], stdout=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: (p.terminate(), p.wait(10)))
+        return p.stdout.readline().strip()
+
+    def mock(self, address, log, orientation):
+        env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=address)
+        m = subprocess.Popen([DEBIAN_PYTHON, MOCK_PROXY, log, orientation], env=env)
+        self.addCleanup(lambda: (m.poll() is None and m.terminate(), m.wait(10)))
+        self.assertTrue(wait_for(lambda: os.path.exists(log) and "ready" in open(log).read(), timeout=15), "the mock did not start")
+        return m
+
+    def set_orientation(self, address, orientation):
+        out = subprocess.run([DEBIAN_PYTHON, MOCK_PROXY, "--set", address, orientation], capture_output=True, text=True, timeout=30)
+        self.assertEqual(out.returncode, 0, out.stderr)
+
+    def test_follow_rotation_iio_follows_the_accelerometer_and_the_service_coming_back(self):
+        tmp = self.tempdir()
+        address = self.private_bus()
+        log = os.path.join(tmp, "proxy.log")
+        mock = self.mock(address, log, "left-up")
+        d = self.daemon("--no-devices", "--replay", TAPS, "--replay-loop", "--replay-delay", "0.2")
+        c = Client(d.socket, ["devices"])
+        env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=address)
+        err = open(os.path.join(tmp, "follow.err"), "w")
+        f = subprocess.Popen([CTL, "follow-rotation", "iio", "--socket", d.socket], env=env, stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            # Claimed, and the orientation at start applied: left-up is rotation 90.
+            self.assertTrue(wait_for(lambda: "claim" in open(log).read(), timeout=15))
+            c.until(lambda l: 90 in rotations([l]), timeout=20)
+            self.set_orientation(address, "right-up")
+            c.until(lambda l: 270 in rotations([l]), timeout=20)
+            # iio-sensor-proxy restarts: followed, claimed again, its orientation applied.
+            mock.terminate()
+            mock.wait(10)
+            self.mock(address, log, "bottom-up")
+            c.until(lambda l: 180 in rotations([l]), timeout=20)
+            self.assertEqual(open(log).read().count("claim "), 2)
+            f.send_signal(signal.SIGTERM)
+            self.assertEqual(f.wait(10), 0)
+            # The claim is released on exit, by the same connection that made it.
+            claims = [l.split()[1] for l in open(log) if l.startswith("claim ")]
+            releases = [l.split()[1] for l in open(log) if l.startswith("release ")]
+            self.assertEqual(releases, claims[-1:])
+        finally:
+            if f.poll() is None:
+                f.kill()
+                f.wait(10)
+        said = open(os.path.join(tmp, "follow.err")).read()
+        self.assertIn("iio-sensor-proxy went away", said)
+        self.assertIn("right-up: rotation 270°", said)
+
+    def test_follow_rotation_map_overrides_and_refuses_what_it_does_not_know(self):
+        out = ctl("follow-rotation", "iio", "--map", "left-up=45")
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("--map takes NAME=DEG pairs", out.stderr)
+        out = ctl("follow-rotation", "gyro")
+        self.assertIn("the source is iio or sway", out.stderr)
+
+
+class SwayIPC:
+    """A stand-in for sway's IPC socket: subscribe, get_outputs, and output events on demand."""
+
+    def __init__(self, path, transform="normal"):
+        import socket
+        import threading
+        self.transform = transform
+        self.subscribers = []
+        self.server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.server.bind(path)
+        self.server.listen(8)
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    @staticmethod
+    def frame(type_, payload):
+        data = json.dumps(payload).encode()
+        return b"i3-ipc" + struct.pack("=II", len(data), type_) + data
+
+    def serve(self):
+        import threading
+        while True:
+            try:
+                conn, _ = self.server.accept()
+            except OSError:
+                return
+            threading.Thread(target=self.client, args=(conn,), daemon=True).start()
+
+    def client(self, conn):
+        while True:
+            head = conn.recv(14, socket_flags())
+            if len(head) < 14:
+                return
+            length, type_ = struct.unpack("=II", head[6:])
+            if length:
+                conn.recv(length, socket_flags())
+            if type_ == 2:
+                conn.sendall(self.frame(2, {"success": True}))
+                self.subscribers.append(conn)
+            elif type_ == 3:
+                conn.sendall(self.frame(3, [{"name": "DSI-1", "active": True, "transform": self.transform}]))
+
+    def turn(self, transform):
+        self.transform = transform
+        for s in self.subscribers:
+            s.sendall(self.frame(0x80000001, {"change": "unspecified"}))
+
+    def close(self):
+        import socket
+        for s in self.subscribers:
+            s.shutdown(socket.SHUT_RDWR)            # wakes the thread reading it: the peer sees the end
+            s.close()
+        self.server.close()
+
+
+def socket_flags():
+    import socket
+    return socket.MSG_WAITALL
+
+
+class FollowSwayTests(TestCase):
+    def test_follow_rotation_sway_follows_the_output_transform(self):
+        tmp = self.tempdir()
+        path = os.path.join(tmp, "sway-ipc.sock")
+        sway = SwayIPC(path, transform="90")
+        d = self.daemon("--no-devices", "--replay", TAPS, "--replay-loop", "--replay-delay", "0.2")
+        c = Client(d.socket, ["devices"])
+        f = subprocess.Popen([CTL, "follow-rotation", "sway", "--swaysock", path, "--socket", d.socket],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            c.until(lambda l: 90 in rotations([l]), timeout=20)
+            sway.turn("180")
+            c.until(lambda l: 180 in rotations([l]), timeout=20)
+            sway.close()                                       # sway exits: so does the follower, with 1
+            self.assertEqual(f.wait(10), 1)
+        finally:
+            if f.poll() is None:
+                f.kill()
+                f.wait(10)
+        self.assertIn("sway closed its IPC socket", f.stderr.read())
+
+
 if __name__ == "__main__":
-    import unittest
     unittest.main()
