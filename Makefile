@@ -106,6 +106,8 @@ install: release
 	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' systemd/touchbridged.service > $(DESTDIR)/etc/systemd/system/touchbridged.service
 	install -m 0644 systemd/touchbridged.socket $(DESTDIR)/etc/systemd/system/touchbridged.socket
 	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' systemd/touchbridge-bind.service > $(DESTDIR)/etc/systemd/user/touchbridge-bind.service
+	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' systemd/touchbridge-follow-sway.service > $(DESTDIR)/etc/systemd/user/touchbridge-follow-sway.service
+	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' systemd/touchbridge-follow-rotation.service > $(DESTDIR)/etc/systemd/system/touchbridge-follow-rotation.service
 	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' udev/70-touchbridge.rules > $(DESTDIR)/etc/udev/rules.d/70-touchbridge.rules
 	install -m 0644 systemd/touchbridge.sysusers $(DESTDIR)/etc/sysusers.d/touchbridge.conf
 	install -m 0644 systemd/touchbridge-modules.conf $(DESTDIR)/etc/modules-load.d/touchbridge.conf
@@ -133,7 +135,8 @@ test-deb: deb
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/touchbridged $(DESTDIR)$(PREFIX)/bin/touchbridgectl
 	rm -f $(DESTDIR)/etc/systemd/system/touchbridged.service $(DESTDIR)/etc/systemd/system/touchbridged.socket
-	rm -f $(DESTDIR)/etc/systemd/user/touchbridge-bind.service
+	rm -f $(DESTDIR)/etc/systemd/user/touchbridge-bind.service $(DESTDIR)/etc/systemd/user/touchbridge-follow-sway.service
+	rm -f $(DESTDIR)/etc/systemd/system/touchbridge-follow-rotation.service
 	rm -f $(DESTDIR)/etc/udev/rules.d/70-touchbridge.rules $(DESTDIR)/etc/sysusers.d/touchbridge.conf
 	rm -f $(DESTDIR)/etc/modules-load.d/touchbridge.conf
 	rm -rf $(DESTDIR)$(PREFIX)/share/doc/touchbridge $(DESTDIR)$(PREFIX)/share/touchbridge

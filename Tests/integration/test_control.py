@@ -181,27 +181,10 @@ class LiveControlTests(TestCase):
             self.assertEqual(entered, collapsed, name)
         self.assertTrue(any(t.get("reason") for t in transitions))
 
-    def test_the_examples_follow_sway_rotation_and_switch_edges_off_while_a_locker_runs(self):
-        tmp = self.tempdir()
+    def test_the_locker_example_switches_edges_off_while_a_locker_runs(self):
         d = self.daemon("--no-devices", "--replay", SCROLL, "--replay-loop", "--replay-delay", "0.2")
-        # A stand-in for swaymsg: one output turned 90°, one output event, then sway "exits".
-        fake = os.path.join(tmp, "swaymsg")
-        with open(fake, "w") as f:
-            f.write("#!/bin/sh\n"
-                    "case \"$*\" in\n"
-                    "*get_outputs*) echo '[{\"name\": \"DSI-1\", \"active\": true, \"transform\": \"90\"}]' ;;\n"
-                    "*subscribe*) echo '{\"change\": \"unspecified\"}' ;;\n"
-                    "esac\n")
-        os.chmod(fake, 0o755)
         c = Client(d.socket, ["scene", "devices"])
-        self.assertEqual(c.next()["scene"]["window"], {"width": 1280, "height": 800})
-        out = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "sway-rotation.py"), "--socket", d.socket,
-                              "--swaymsg", fake], capture_output=True, text=True, timeout=30)
-        self.assertEqual(out.returncode, 1, out.stderr)        # sway's stream ended
-        self.assertIn("DSI-1 is 90: touchscreen rotation 90°", out.stdout)
-        lines = c.until(lambda l: l["event"] == "scene", timeout=20)
-        self.assertEqual(lines[-1]["scene"]["window"], {"width": 800, "height": 1280})
-        self.assertEqual([l["mapping"]["rotation"] for l in lines if l.get("action") == "changed"], [90])
+        c.next()
         # The locker runs with the edges off; they are on again once it exits.
         env = dict(os.environ, TOUCHBRIDGECTL=CTL, TOUCHBRIDGE_SOCKET=d.socket)
         locker = subprocess.Popen([os.path.join(ROOT, "examples", "lock-screen-edges.sh"), "sleep", "1"], env=env)

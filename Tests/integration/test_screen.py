@@ -239,12 +239,16 @@ class FollowSwayTests(TestCase):
         tmp = self.tempdir()
         path = os.path.join(tmp, "sway-ipc.sock")
         sway = SwayIPC(path, transform="90")
-        d = self.daemon("--no-devices", "--replay", TAPS, "--replay-loop", "--replay-delay", "0.2")
-        c = Client(d.socket, ["devices"])
+        d = self.daemon("--no-devices", "--replay", SCROLL, "--replay-loop", "--replay-delay", "0.2")
+        c = Client(d.socket, ["devices", "scene"])
+        self.assertEqual(c.next()["scene"]["window"], {"width": 1280, "height": 800})
         f = subprocess.Popen([CTL, "follow-rotation", "sway", "--swaysock", path, "--socket", d.socket],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
-            c.until(lambda l: 90 in rotations([l]), timeout=20)
+            lines = c.until(lambda l: 90 in rotations([l]), timeout=20)
+            # The built-in scene's window turns with it.
+            scenes = [l for l in lines + c.until(lambda l: l["event"] == "scene", timeout=20) if l["event"] == "scene"]
+            self.assertEqual(scenes[-1]["scene"]["window"], {"width": 800, "height": 1280})
             sway.turn("180")
             c.until(lambda l: 180 in rotations([l]), timeout=20)
             sway.close()                                       # sway exits: so does the follower, with 1

@@ -18,7 +18,7 @@ enum FollowRotation {
     /// the panel's (x, y) to (1 − y, x): that same matrix. So left-up → 90, bottom-up → 180, right-up →
     /// 270 (xrandr's "right", 0 1 0 / −1 0 1), normal → 0; "undefined" (flat on a table) changes nothing.
     static let iioDefaults: [(String, Int)] = [("normal", 0), ("left-up", 90), ("bottom-up", 180), ("right-up", 270)]
-    /// sway's `transform` of an output, as examples/sway-rotation.py had it.
+    /// sway's `transform` of an output: its degrees, flipped ones with flipX.
     static let swayDefaults: [(String, Int)] = [("normal", 0), ("90", 90), ("180", 180), ("270", 270),
                                                 ("flipped", 0), ("flipped-90", 90), ("flipped-180", 180), ("flipped-270", 270)]
 
