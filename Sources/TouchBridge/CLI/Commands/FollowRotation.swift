@@ -134,6 +134,9 @@ enum FollowRotation {
         }
         _ = bus.process()
         loop.run()
+        // The handlers hold the loop, the bus and the signals: let go of them (no cycle outlives this).
+        loop.remove(bus.fd)
+        loop.remove(signals.fd)
         if claimed && status == 0 {
             _ = try? bus.call(proxyName, proxyPath, proxyName, "ReleaseAccelerometer").map { sd_bus_message_unref($0) }
             log.info("released the accelerometer")
@@ -241,6 +244,8 @@ enum FollowRotation {
             if !signals.take().isEmpty { loop.stop() }
         }
         loop.run()
+        loop.remove(events.fd)
+        loop.remove(signals.fd)
         return status
     }
 }
