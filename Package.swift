@@ -34,9 +34,11 @@ let package = Package(
         .systemLibrary(name: "CXkbcommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         // The system D-Bus through sd-bus, for `touchbridgectl follow-rotation iio` (README "Screen-aware").
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // MQTT for `touchbridgectl mqtt` (README "Fleets and Home Assistant").
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // Visualizer/Page: the page's HTML, CSS and JavaScript, carried into the binaries by the EmbedPage
         // build plugin (Plugins/EmbedPage, which runs embed-page).
-        .target(name: "TouchBridge", dependencies: ["TouchCore", "TouchInput", "CLinux", "CXkbcommon", "CEvdev", "CSystemd"], exclude: ["Visualizer/Page"],
+        .target(name: "TouchBridge", dependencies: ["TouchCore", "TouchInput", "CLinux", "CXkbcommon", "CEvdev", "CSystemd", "CMosquitto"], exclude: ["Visualizer/Page"],
                 swiftSettings: releaseSpeed, plugins: ["EmbedPage"]),
         .executableTarget(name: "embed-page"),
         .plugin(name: "EmbedPage", capability: .buildTool(), dependencies: ["embed-page"]),

@@ -20,7 +20,7 @@ public enum Ctl {
     /// Every command, in the order the overview lists them. Subcommands are named by both words
     /// ("scene check").
     static let commands: [Command] = [
-        listen, devices, replay, visualize, setRotation, setDisplay, followRotation, enable, disable,
+        listen, devices, replay, visualize, setRotation, setDisplay, followRotation, mqtt, enable, disable,
         scenePush, sceneCheck, sceneDefault, bind, udevMirrorProperties,
     ]
 

@@ -1,0 +1,352 @@
+import Glibc
+import TouchInput
+
+/// `touchbridgectl mqtt` (README "Fleets and Home Assistant"): a client of the daemon's socket and of an
+/// MQTT broker, in its own process (the daemon stays without network access). One epoll loop holds the
+/// daemon's socket, the broker's socket (MQTTConnection), the timers and the signals.
+///
+/// What it publishes under `prefix`:
+/// - `status`: `online` while it reads the daemon and the broker has it, `offline` otherwise (the broker's
+///   last will too), retained;
+/// - `gesture/<recognizer>`: each gesture line; `devices`: the touchscreens present, retained;
+///   `activity`: `{"touching":…,"lastTouch":…}` retained, when the first finger lands or the last lifts;
+/// - Home Assistant discovery (retained): a device trigger per recognizer of the served scene (cleared
+///   when it goes), a timestamp sensor of the last touch, a binary sensor for touching, and with
+///   `control` a switch per recognizer;
+/// - with `control`: `command` messages are the socket's command lines, passed to the daemon and
+///   answered on `command/result`.
+final class MQTTBridge {
+    let config: MQTTConfig
+    let socketPath: String
+    let log: Logger
+    let loop: EventLoop
+    let broker: MQTTConnection
+    private let retry: Timer
+    private var daemon: SocketClient?
+    private var daemonBackoff = 0.5
+    private var devices: [(index: Int, line: JSON)] = []
+    private var touching: Set<String> = []
+    private var recognizers: [(name: String, enabled: Bool)] = []
+    /// Discovery topics published (retained), to clear those of recognizers that went away.
+    private var announced: Set<String> = []
+    /// Command lines sent to the daemon, waiting for their answer (the daemon answers in order).
+    private var pendingCommands = 0
+    private(set) var exitStatus: Int32 = 0
+
+    var statusTopic: String { config.prefix + "/status" }
+    var commandTopic: String { config.prefix + "/command" }
+    /// The node id of discovery topics: the prefix as one topic level.
+    var nodeID: String { String(config.prefix.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" ? $0 : "_" }) }
+
+    init(config: MQTTConfig, socketPath: String, log: Logger) throws {
+        self.config = config
+        self.socketPath = socketPath
+        self.log = log
+        loop = try EventLoop()
+        retry = try Timer()
+        broker = try MQTTConnection(config: config, clientID: "touchbridge:" + config.prefix, willTopic: config.prefix + "/status",
+                                    loop: loop, log: log)
+        broker.onConnected = { [unowned self] in brokerConnected() }
+        broker.onMessage = { [unowned self] topic, payload in message(topic, payload) }
+        try loop.add(retry.fd) { [unowned self] _ in
+            retry.acknowledge()
+            connectDaemon()
+        }
+    }
+
+    /// Runs until SIGTERM or SIGINT: `offline` is published, then the broker is left cleanly.
+    func run() throws -> Int32 {
+        let signals = try SignalReceiver([SIGTERM, SIGINT])
+        try loop.add(signals.fd) { [unowned self] _ in
+            if !signals.take().isEmpty { loop.stop() }
+        }
+        log.info("bridging \(socketPath) to \(config.summary)")
+        if config.control && !mayControl() {
+            log.warning("control is on, but this process (uid \(getuid())) is neither root nor the daemon's user: "
+                        + "it must be in touchbridged's --control-group, or the daemon refuses the commands")
+        }
+        broker.start()
+        connectDaemon()
+        loop.run()
+        broker.publish(statusTopic, Array("offline".utf8), retain: true, qos: 1)
+        broker.close()
+        loop.remove(signals.fd)
+        loop.remove(retry.fd)
+        if let d = daemon { loop.remove(d.fd) }
+        return exitStatus
+    }
+
+    /// Root, or the owner of the daemon's socket (its user), may control it.
+    private func mayControl() -> Bool {
+        var st = stat()
+        return getuid() == 0 || (stat(socketPath, &st) == 0 && st.st_uid == getuid())
+    }
+
+    // MARK: The daemon
+
+    private func connectDaemon() {
+        guard daemon == nil else { return }
+        do {
+            let c = try SocketClient(path: socketPath)
+            var topics = ["gestures", "devices", "scene", "touches"]
+            if config.topics.contains("recognizers") { topics.append("recognizers") }
+            try c.subscribe(topics)
+            daemon = c
+            daemonBackoff = 0.5
+            try loop.add(c.fd) { [unowned self, unowned c] _ in
+                if !c.readAvailable({ line($0) }) { daemonLost() }
+            }
+            log.info("reading \(socketPath)")
+            broker.publish(statusTopic, Array("online".utf8), retain: true, qos: 1)
+        } catch {
+            log.warning("\(error); trying again in \(daemonBackoff) s")
+            retry.arm(at: monotonicNow() + daemonBackoff)
+            daemonBackoff = min(10, daemonBackoff * 2)
+        }
+    }
+
+    private func daemonLost() {
+        if let d = daemon { loop.remove(d.fd) }
+        daemon = nil
+        pendingCommands = 0
+        devices = []
+        touching = []
+        log.warning("the daemon closed the connection; offline until it is back")
+        broker.publish(statusTopic, Array("offline".utf8), retain: true, qos: 1)
+        retry.arm(at: monotonicNow() + daemonBackoff)
+    }
+
+    /// One line of the daemon's.
+    private func line(_ bytes: [UInt8]) {
+        guard let json = try? JSONParser.parse(String(decoding: bytes, as: UTF8.self)) else { return }
+        switch json["event"]?.stringValue {
+        case "gesture":
+            guard let r = json["recognizer"]?.stringValue else { return }
+            broker.publish(config.prefix + "/gesture/" + MQTTConfig.topicLevel(r), bytes)
+        case "touch":
+            touch(json, bytes)
+        case "device":
+            device(json)
+        case "scene":
+            scene(json)
+        case "recognizer":
+            if config.topics.contains("recognizers") { broker.publish(config.prefix + "/recognizers", bytes) }
+        case "ok", "error":
+            guard pendingCommands > 0 else { return }
+            pendingCommands -= 1
+            broker.publish(commandTopic + "/result", bytes, qos: 1)
+        default:
+            break
+        }
+    }
+
+    private var lastTouchFrame: Double?
+
+    /// Touch lines: the activity (first finger down, last finger up), and with the `touches` topic one
+    /// message per frame at most (the frame's lines together).
+    private func touch(_ json: JSON, _ bytes: [UInt8]) {
+        guard let phase = json["phase"]?.stringValue, let id = json["id"].map({ $0.text }), let d = json["device"].map({ $0.text }) else { return }
+        let key = d + ":" + id
+        let wasTouching = !touching.isEmpty
+        if phase == "began" { touching.insert(key) }
+        if phase == "ended" || phase == "cancelled" { touching.remove(key) }
+        if wasTouching != !touching.isEmpty { publishActivity() }
+        if config.topics.contains("touches"), let t = json["time"]?.numberValue, t != lastTouchFrame {
+            lastTouchFrame = t                                   // one message a frame: its first line
+            broker.publish(config.prefix + "/touches", bytes, qos: 0)
+        }
+    }
+
+    private var lastTouch: String?
+
+    private func publishActivity() {
+        lastTouch = Self.isoNow()
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("touching"); w.bool(!touching.isEmpty)
+        w.key("lastTouch"); if let l = lastTouch { w.string(l) } else { w.null() }
+        w.endObject()
+        broker.publish(config.prefix + "/activity", w.bytes, retain: true)
+    }
+
+    /// The wall-clock time, ISO 8601 in UTC (Home Assistant's timestamp sensors read it).
+    static func isoNow() -> String {
+        var t = time(nil)
+        var tm = Glibc.tm()
+        gmtime_r(&t, &tm)
+        var buf = [CChar](repeating: 0, count: 32)
+        let n = strftime(&buf, buf.count, "%Y-%m-%dT%H:%M:%SZ", &tm)
+        return String(decoding: buf.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private func device(_ json: JSON) {
+        guard let index = json["device"]?.numberValue.map({ Int($0) }), let action = json["action"]?.stringValue else { return }
+        devices.removeAll { $0.index == index }
+        if action != "removed" { devices.append((index, json)) }
+        if config.topics.contains("devices") { publishDevices() }
+    }
+
+    private func publishDevices() {
+        var w = JSONWriter()
+        w.beginArray()
+        for d in devices.sorted(by: { $0.index < $1.index }) { w.value(d.line) }
+        w.endArray()
+        broker.publish(config.prefix + "/devices", w.bytes, retain: true)
+    }
+
+    private func scene(_ json: JSON) {
+        var found: [(String, Bool)] = []
+        func walk(_ views: JSON?) {
+            for v in views?.arrayValue ?? [] {
+                for r in v["recognizers"]?.arrayValue ?? [] {
+                    if let n = r["name"]?.stringValue { found.append((n, r["enabled"]?.boolValue ?? true)) }
+                }
+                walk(v["subviews"])
+            }
+        }
+        walk(json["scene"]?["views"])
+        recognizers = found
+        if config.control {
+            for (n, on) in found { broker.publish(config.prefix + "/recognizer/" + MQTTConfig.topicLevel(n), Array((on ? "ON" : "OFF").utf8), retain: true) }
+        }
+        announce()
+    }
+
+    // MARK: The broker
+
+    private func brokerConnected() {
+        broker.publish(statusTopic, Array((daemon == nil ? "offline" : "online").utf8), retain: true, qos: 1)
+        if config.topics.contains("devices") && daemon != nil { publishDevices() }
+        if lastTouch != nil { publishActivity() }
+        if config.control { broker.subscribe(commandTopic) }
+        announced = []                                  // the broker may have lost them: all again
+        announce()
+    }
+
+    private func message(_ topic: String, _ payload: [UInt8]) {
+        guard config.control, topic == commandTopic else { return }
+        let result = commandTopic + "/result"
+        let command: ClientCommand?
+        do throws(ClientCommand.Refusal) { command = try ClientCommand.parse(payload) } catch {
+            return broker.publish(result, errorLine(error.message), qos: 1)
+        }
+        guard let command else { return }
+        guard command.isControl else {
+            return broker.publish(result, errorLine("\(command.name): only control commands (set, scene) are passed on"), qos: 1)
+        }
+        guard let d = daemon else { return broker.publish(result, errorLine("the daemon is not connected"), qos: 1) }
+        do {
+            try d.send(String(decoding: payload, as: UTF8.self))
+            pendingCommands += 1
+        } catch {
+            broker.publish(result, errorLine("\(error)"), qos: 1)
+        }
+    }
+
+    private func errorLine(_ message: String) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject(); w.key("event"); w.staticString("error"); w.key("message"); w.string(message); w.endObject()
+        return w.bytes
+    }
+
+    // MARK: Home Assistant discovery
+
+    private var deviceBlock: (inout JSONWriter) -> Void {
+        { [config, nodeID] w in
+            w.key("device"); w.beginObject()
+            w.key("identifiers"); w.beginArray(); w.string("touchbridge_" + nodeID); w.endArray()
+            w.key("name"); w.string("TouchBridge " + (config.prefix.split(separator: "/").last.map(String.init) ?? config.prefix))
+            w.key("manufacturer"); w.staticString("TouchBridge")
+            w.key("model"); w.staticString("touchbridged")
+            w.key("sw_version"); w.string(Version.string)
+            w.endObject()
+        }
+    }
+
+    private func availability(_ w: inout JSONWriter) {
+        w.key("availability"); w.beginArray(); w.beginObject()
+        w.key("topic"); w.string(statusTopic)
+        w.key("payload_available"); w.staticString("online")
+        w.key("payload_not_available"); w.staticString("offline")
+        w.endObject(); w.endArray()
+    }
+
+    /// Publishes every discovery config (retained), and clears those of recognizers that went away.
+    private func announce() {
+        guard let disc = config.discoveryPrefix else { return }
+        var now: [String: [UInt8]] = [:]
+        for (name, _) in recognizers {
+            let level = MQTTConfig.topicLevel(name)
+            var w = JSONWriter()
+            w.beginObject()
+            w.key("automation_type"); w.staticString("trigger")
+            w.key("topic"); w.string(config.prefix + "/gesture/" + level)
+            w.key("type"); w.staticString("gesture")
+            w.key("subtype"); w.string(name)
+            w.key("qos"); w.int(config.qos)
+            deviceBlock(&w)
+            w.endObject()
+            now["\(disc)/device_automation/\(nodeID)/\(Self.objectID(name))/config"] = w.bytes
+            if config.control {
+                var s = JSONWriter()
+                s.beginObject()
+                s.key("name"); s.string(name)
+                s.key("unique_id"); s.string("touchbridge_\(nodeID)_\(Self.objectID(name))")
+                s.key("command_topic"); s.string(commandTopic)
+                s.key("state_topic"); s.string(config.prefix + "/recognizer/" + level)
+                s.key("payload_on"); s.string(#"{"set":{"recognizers":["\#(name)"],"enabled":true}}"#)
+                s.key("payload_off"); s.string(#"{"set":{"recognizers":["\#(name)"],"enabled":false}}"#)
+                s.key("state_on"); s.staticString("ON")
+                s.key("state_off"); s.staticString("OFF")
+                s.key("icon"); s.staticString("mdi:gesture-tap")
+                availability(&s)
+                deviceBlock(&s)
+                s.endObject()
+                now["\(disc)/switch/\(nodeID)/\(Self.objectID(name))/config"] = s.bytes
+            }
+        }
+        var t = JSONWriter()
+        t.beginObject()
+        t.key("name"); t.staticString("Last touch")
+        t.key("unique_id"); t.string("touchbridge_\(nodeID)_last_touch")
+        t.key("state_topic"); t.string(config.prefix + "/activity")
+        t.key("value_template"); t.staticString("{{ value_json.lastTouch }}")
+        t.key("device_class"); t.staticString("timestamp")
+        availability(&t)
+        deviceBlock(&t)
+        t.endObject()
+        now["\(disc)/sensor/\(nodeID)/last_touch/config"] = t.bytes
+        var b = JSONWriter()
+        b.beginObject()
+        b.key("name"); b.staticString("Touching")
+        b.key("unique_id"); b.string("touchbridge_\(nodeID)_touching")
+        b.key("state_topic"); b.string(config.prefix + "/activity")
+        b.key("value_template"); b.staticString("{{ 'ON' if value_json.touching else 'OFF' }}")
+        availability(&b)
+        deviceBlock(&b)
+        b.endObject()
+        now["\(disc)/binary_sensor/\(nodeID)/touching/config"] = b.bytes
+        for topic in announced where now[topic] == nil { broker.publish(topic, [], retain: true, qos: 1) }   // gone: cleared
+        for (topic, payload) in now.sorted(by: { $0.key < $1.key }) { broker.publish(topic, payload, retain: true, qos: 1) }
+        announced = Set(now.keys)
+    }
+
+    /// A discovery object id: letters, digits, _ and - only.
+    static func objectID(_ name: String) -> String {
+        String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") ? $0 : "_" })
+    }
+}
+
+extension Ctl {
+    static let mqtt = Command("mqtt",
+        "bridge the daemon to an MQTT broker: gestures, devices and activity published under a prefix, a\nretained online/offline status with a last will, Home Assistant discovery, and (with control)\ncommands from the broker passed to the daemon", options: [
+        .option("config", "FILE", "the configuration (default /etc/touchbridge/mqtt.json)"),
+        socketOption,
+    ]) { a in
+        try a.expect(0, "nothing")
+        let log = Logger(program: "touchbridgectl mqtt", level: .info)
+        let config = try MQTTConfig.load(path: a["config"] ?? MQTTConfig.defaultPath)
+        let bridge = try MQTTBridge(config: config, socketPath: try socketPath(a), log: log)
+        return try bridge.run()
+    }
+}

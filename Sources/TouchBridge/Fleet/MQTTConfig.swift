@@ -1,0 +1,179 @@
+import Glibc
+import TouchInput
+
+/// `touchbridgectl mqtt`'s configuration, `/etc/touchbridge/mqtt.json` (README "Fleets and Home
+/// Assistant"). Errors name the file, the line and the JSON path, as a scene's do; unknown keys are errors
+/// with a did-you-mean.
+public struct MQTTConfig: Equatable, Sendable {
+    public enum Scheme: String, Sendable { case mqtt, mqtts }
+
+    public var scheme = Scheme.mqtt
+    public var host = "localhost"
+    public var port = 1883
+    /// A CA bundle for `mqtts://` (default: the system's certificates).
+    public var cafile: String?
+    public var certfile: String?
+    public var keyfile: String?
+    public var username: String?
+    /// The password, read from `passwordFile` (which must not be readable by group or others).
+    public var password: String?
+    public var passwordFile: String?
+    /// Every topic starts with this: `touchbridge/<hostname>` by default.
+    public var prefix: String
+    public var qos = 1
+    /// The socket's topics forwarded: gestures and devices by default; touches, rate-limited.
+    public var topics: Set<String> = ["gestures", "devices"]
+    /// Home Assistant discovery's prefix; nil: no discovery.
+    public var discoveryPrefix: String?
+    /// Commands on `<prefix>/command` are passed to the daemon.
+    public var control = false
+    /// QoS 1 messages kept while the broker is away; past it the oldest go, counted in the log.
+    public var queueLimit = 10_000
+    /// MQTT 5 (default) or 3.1.1.
+    public var protocolVersion = 5
+
+    public static let defaultPath = "/etc/touchbridge/mqtt.json"
+    static let keys = ["broker", "cafile", "certfile", "keyfile", "username", "passwordFile", "prefix", "qos",
+                       "topics", "homeassistant", "control", "queue", "protocol"]
+    static let topicNames = ["gestures", "devices", "touches", "recognizers"]
+
+    public init(hostname: String = MQTTConfig.hostname()) {
+        prefix = "touchbridge/\(hostname)"
+    }
+
+    /// This machine's name, as a topic level can hold it.
+    public static func hostname() -> String {
+        var buf = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buf, buf.count - 1) == 0 else { return "touchbridge" }
+        let name = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return Self.topicLevel(name.isEmpty ? "touchbridge" : name)
+    }
+
+    /// `s` with the characters a topic level may not hold (`/`, `+`, `#`, NUL) made `_`.
+    static func topicLevel(_ s: String) -> String {
+        String(s.map { "/+#\u{0}".contains($0) ? "_" : $0 })
+    }
+
+    public static func load(path: String) throws -> MQTTConfig {
+        let text: String
+        do { text = try Files.readText(path) } catch {
+            throw SceneError(file: path, line: nil, path: "", message: "cannot read the configuration: \(error)")
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Parses the configuration; a `passwordFile` is read (and its mode checked) here.
+    public static func parse(_ text: String, file: String, hostname: String = MQTTConfig.hostname()) throws -> MQTTConfig {
+        var parser = JSONParser(text)
+        let json: JSON
+        do { json = try parser.parse() } catch let e as JSONSyntaxError {
+            throw SceneError(file: file, line: e.line, path: "", message: "column \(e.column): \(e.message)")
+        }
+        let r = SceneReader(file: file, lines: parser.lines)
+        var c = MQTTConfig(hostname: hostname)
+        for (k, v) in try r.object(json, "", allowed: keys) {
+            switch k {
+            case "broker": try c.readBroker(try r.string(v, k), r)
+            case "cafile": c.cafile = try r.string(v, k)
+            case "certfile": c.certfile = try r.string(v, k)
+            case "keyfile": c.keyfile = try r.string(v, k)
+            case "username": c.username = try r.string(v, k)
+            case "passwordFile": c.passwordFile = try r.string(v, k)
+            case "prefix":
+                let p = try r.string(v, k)
+                guard !p.isEmpty, !p.contains("+"), !p.contains("#"), !p.hasSuffix("/"), !p.hasPrefix("/") else {
+                    throw r.error(k, "must be a topic without wildcards (+, #) or a leading or trailing /, such as \"touchbridge/kiosk-3\"")
+                }
+                c.prefix = p
+            case "qos":
+                c.qos = try r.integer(v, k, min: 0)
+                guard c.qos <= 1 else { throw r.error(k, "must be 0 or 1, found \(c.qos)") }
+            case "topics":
+                var set: Set<String> = []
+                for (i, name) in try r.strings(v, k).enumerated() {
+                    guard topicNames.contains(name) else {
+                        let hint = SceneReader.closest(name, in: topicNames).map { " (did you mean \"\($0)\"?)" } ?? ""
+                        throw r.error("\(k)[\(i)]", "unknown topic \"\(name)\"\(hint); one of \(topicNames.joined(separator: ", "))")
+                    }
+                    set.insert(name)
+                }
+                c.topics = set
+            case "homeassistant":
+                if let b = v.boolValue {
+                    c.discoveryPrefix = b ? "homeassistant" : nil
+                } else {
+                    let members = try r.object(v, k, allowed: ["prefix"])
+                    c.discoveryPrefix = try members.first.map { try r.string($0.1, "\(k).prefix") } ?? "homeassistant"
+                }
+            case "control": c.control = try r.bool(v, k)
+            case "queue": c.queueLimit = try r.integer(v, k, min: 1)
+            default:
+                let p = try r.string(v, k)
+                guard let n = ["3.1.1": 4, "5": 5][p] else { throw r.error(k, "must be \"3.1.1\" or \"5\", found \"\(p)\"") }
+                c.protocolVersion = n
+            }
+        }
+        if c.certfile != nil && c.keyfile == nil || c.keyfile != nil && c.certfile == nil {
+            throw r.error("", "certfile and keyfile go together (a client certificate and its key)")
+        }
+        if (c.cafile != nil || c.certfile != nil) && c.scheme != .mqtts {
+            throw r.error("broker", "cafile, certfile and keyfile need an mqtts:// broker")
+        }
+        if let pf = c.passwordFile {
+            guard c.username != nil else { throw r.error("passwordFile", "needs a \"username\"") }
+            do { c.password = try readPassword(pf) } catch let e as MQTTConfigError {
+                throw r.error("passwordFile", e.description)
+            }
+        }
+        return c
+    }
+
+    mutating func readBroker(_ url: String, _ r: SceneReader) throws {
+        let s: Scheme
+        if url.hasPrefix("mqtt://") { s = .mqtt } else if url.hasPrefix("mqtts://") { s = .mqtts } else {
+            throw r.error("broker", "must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT], found \"\(url)\"")
+        }
+        scheme = s
+        var rest = String(url.dropFirst(s.rawValue.count + 3))
+        if rest.hasSuffix("/") { rest.removeLast() }
+        var h = rest, p: Int? = nil
+        if let colon = rest.lastIndex(of: ":"), !rest.hasSuffix("]") {
+            h = String(rest[..<colon])
+            guard let n = Int(rest[rest.index(after: colon)...]), (1...65535).contains(n) else {
+                throw r.error("broker", "the port must be 1–65535, in \"\(url)\"")
+            }
+            p = n
+        }
+        if h.hasPrefix("["), h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
+        guard !h.isEmpty, !h.contains("/") else { throw r.error("broker", "no host in \"\(url)\"") }
+        host = h
+        port = p ?? (s == .mqtts ? 8883 : 1883)
+    }
+
+    /// The password in `path`, refused when the file is readable by group or others (say so, and how).
+    static func readPassword(_ path: String) throws -> String {
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw MQTTConfigError(description: "\(path): \(Errno.current)") }
+        let mode = st.st_mode & 0o777
+        guard mode & 0o077 == 0 else {
+            throw MQTTConfigError(description: "\(path) is readable by group or others (mode 0\(String(mode, radix: 8))): "
+                + "a password must be yours alone: chmod 600 \(path)")
+        }
+        let text = try Files.readText(path)
+        var pw = text
+        while pw.hasSuffix("\n") || pw.hasSuffix("\r") { pw.removeLast() }
+        guard !pw.isEmpty else { throw MQTTConfigError(description: "\(path) is empty") }
+        return pw
+    }
+
+    /// What the log may say about the configuration: never the password.
+    public var summary: String {
+        "\(scheme.rawValue)://\(host):\(port) as \(username ?? "anonymous"), prefix \"\(prefix)\", QoS \(qos), "
+            + "MQTT \(protocolVersion == 5 ? "5" : "3.1.1"), topics \(topics.sorted().joined(separator: ", "))"
+            + (discoveryPrefix.map { ", Home Assistant discovery under \"\($0)\"" } ?? "") + (control ? ", control on" : "")
+    }
+}
+
+struct MQTTConfigError: Error, CustomStringConvertible {
+    var description: String
+}
