@@ -4,7 +4,7 @@
 // that the project's ordinary builds never link libFuzzer.
 import PackageDescription
 
-let targets = ["scene", "client-line", "recording", "frames"]
+let targets = ["scene", "client-line", "recording", "frames", "mqtt"]
 
 let package = Package(
     name: "TouchBridgeFuzz",

@@ -30,6 +30,7 @@ install -m 0644 systemd/touchbridged.socket "$root/usr/lib/systemd/system/touchb
 sed 's|/usr/local/bin/|/usr/bin/|g' systemd/touchbridge-bind.service > "$root/usr/lib/systemd/user/touchbridge-bind.service"
 sed 's|/usr/local/bin/|/usr/bin/|g' systemd/touchbridge-follow-sway.service > "$root/usr/lib/systemd/user/touchbridge-follow-sway.service"
 sed 's|/usr/local/bin/|/usr/bin/|g' systemd/touchbridge-follow-rotation.service > "$root/usr/lib/systemd/system/touchbridge-follow-rotation.service"
+sed 's|/usr/local/bin/|/usr/bin/|g; s|/usr/local/share/|/usr/share/|g' systemd/touchbridge-mqtt.service > "$root/usr/lib/systemd/system/touchbridge-mqtt.service"
 sed 's|/usr/local/bin/|/usr/bin/|g' udev/70-touchbridge.rules > "$root/usr/lib/udev/rules.d/70-touchbridge.rules"
 install -m 0644 systemd/touchbridge.sysusers "$root/usr/lib/sysusers.d/touchbridge.conf"
 install -m 0644 systemd/touchbridge-modules.conf "$root/usr/lib/modules-load.d/touchbridge.conf"

@@ -21,7 +21,7 @@ import TouchInput
 ///   turn; and at the end, once the recording is over as an unplugged device is, nothing is under way
 ///   (`Application.isIdle`) and the mirror has no touch down.
 public enum Fuzz {
-    public static let targets = ["scene", "client-line", "recording", "frames"]
+    public static let targets = ["scene", "client-line", "recording", "frames", "mqtt"]
 
     /// Runs `target` on `data`.
     public static func run(_ target: String, _ data: UnsafeRawBufferPointer) {
@@ -30,6 +30,7 @@ public enum Fuzz {
         case "client-line": clientLine(data)
         case "recording": recording(data)
         case "frames": frames(data)
+        case "mqtt": mqtt(data)
         default: preconditionFailure("no fuzz target \(target); the targets are \(targets)")
         }
     }
@@ -73,6 +74,27 @@ public enum Fuzz {
             for e in events where e.type == EventType.key {
                 if e.value != 0 { held.insert(e.code) } else { held.remove(e.code) }
             }
+        }
+    }
+
+    // MARK: mqtt
+
+    /// What a broker or an administrator can hand `touchbridgectl mqtt`: the bytes as its configuration
+    /// file, and as a message on its command topic. Either is accepted or refused with a message; nothing
+    /// else (no crash, no hang). A configuration that names a password file reads it, as the bridge does.
+    public static func mqtt(_ data: UnsafeRawBufferPointer) {
+        let text = String(decoding: data, as: UTF8.self)
+        do {
+            let c = try MQTTConfig.parse(text, file: "fuzz.json", hostname: "fuzz")
+            check(!c.prefix.isEmpty && (0...1).contains(c.qos) && c.queueLimit >= 1, "a configuration out of its bounds: \(c)")
+            check(c.password.map { !c.summary.contains($0) } ?? true, "the summary shows the password")
+        } catch {
+            check(!"\(error)".isEmpty, "a configuration error without a message")
+        }
+        switch MQTTBridge.command(Array(data)) {
+        case .success(let command?): check(command.isControl, "a non-control command passed on: \(command)")
+        case .success(nil): break
+        case .failure(let refusal): check(!refusal.message.isEmpty, "a refused command without a message")
         }
     }
 

@@ -42,7 +42,8 @@ class InstallTests(TestCase):
                   "usr/share/touchbridge/scenes/gnome.json", "usr/share/touchbridge/scenes/kde.json",
                   "usr/share/touchbridge/scenes/sway.json", "usr/share/touchbridge/scenes/kiosk.json",
                   "etc/systemd/system/touchbridge-follow-rotation.service",
-                  "etc/systemd/user/touchbridge-follow-sway.service"):
+                  "etc/systemd/user/touchbridge-follow-sway.service", "etc/systemd/system/touchbridge-mqtt.service",
+                  "usr/share/doc/touchbridge/examples/mqtt.json"):
             self.assertTrue(os.path.exists(os.path.join(tmp, f)), f)
         with open(os.path.join(tmp, "etc/systemd/system/touchbridged.service")) as f:
             self.assertIn("ExecStart=/usr/bin/touchbridged --scene /etc/touchbridge/scene.json", f.read())
@@ -79,18 +80,20 @@ class InstallTests(TestCase):
                              capture_output=True, text=True)
         exposure = float(out.stdout.split("Overall exposure level for touchbridged.service:")[1].split()[0])
         self.assertLessEqual(exposure, 2.0)
-        # follow-rotation iio: as hardened, with the daemon's unit beside it.
-        with open(os.path.join(ROOT, "systemd", "touchbridge-follow-rotation.service")) as f:
-            text = f.read().replace("/usr/local/bin/touchbridgectl", CTL)
-        unit = os.path.join(tmp, "touchbridge-follow-rotation.service")
-        with open(unit, "w") as f:
-            f.write(text)
-        out = subprocess.run(["systemd-analyze", "verify", unit, os.path.join(tmp, "touchbridged.service"),
-                              os.path.join(tmp, "touchbridged.socket")], capture_output=True, text=True)
-        self.assertEqual(out.returncode, 0, out.stderr)
-        out = subprocess.run(["systemd-analyze", "security", "--offline=true", unit], capture_output=True, text=True)
-        exposure = float(out.stdout.split("Overall exposure level for touchbridge-follow-rotation.service:")[1].split()[0])
-        self.assertLessEqual(exposure, 2.0)
+        # follow-rotation iio and the MQTT bridge: as hardened (the bridge with the network), with the
+        # daemon's units beside them.
+        for name in ("touchbridge-follow-rotation.service", "touchbridge-mqtt.service"):
+            with open(os.path.join(ROOT, "systemd", name)) as f:
+                text = f.read().replace("/usr/local/bin/touchbridgectl", CTL)
+            unit = os.path.join(tmp, name)
+            with open(unit, "w") as f:
+                f.write(text)
+            out = subprocess.run(["systemd-analyze", "verify", unit, os.path.join(tmp, "touchbridged.service"),
+                                  os.path.join(tmp, "touchbridged.socket")], capture_output=True, text=True)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            out = subprocess.run(["systemd-analyze", "security", "--offline=true", unit], capture_output=True, text=True)
+            exposure = float(out.stdout.split("Overall exposure level for {}:".format(name))[1].split()[0])
+            self.assertLessEqual(exposure, 2.0, name)
 
 
 if __name__ == "__main__":

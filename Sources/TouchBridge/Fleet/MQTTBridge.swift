@@ -15,7 +15,7 @@ import TouchInput
 ///   `control` a switch per recognizer;
 /// - with `control`: `command` messages are the socket's command lines, passed to the daemon and
 ///   answered on `command/result`.
-final class MQTTBridge {
+public final class MQTTBridge {
     let config: MQTTConfig
     let socketPath: String
     let log: Logger
@@ -223,16 +223,25 @@ final class MQTTBridge {
         announce()
     }
 
+    /// A message on the command topic: a control command for the daemon (nil: a blank line), or why not.
+    public static func command(_ payload: [UInt8]) -> Result<ClientCommand?, ClientCommand.Refusal> {
+        let command: ClientCommand?
+        do throws(ClientCommand.Refusal) { command = try ClientCommand.parse(payload) } catch {
+            return .failure(error)
+        }
+        guard let command else { return .success(nil) }
+        guard command.isControl else { return .failure(.init(message: "\(command.name): only control commands (set, scene) are passed on")) }
+        guard !payload.contains(0x0a) else { return .failure(.init(message: "one command a message, without a newline")) }
+        return .success(command)
+    }
+
     private func message(_ topic: String, _ payload: [UInt8]) {
         guard config.control, topic == commandTopic else { return }
         let result = commandTopic + "/result"
-        let command: ClientCommand?
-        do throws(ClientCommand.Refusal) { command = try ClientCommand.parse(payload) } catch {
-            return broker.publish(result, errorLine(error.message), qos: 1)
-        }
-        guard let command else { return }
-        guard command.isControl else {
-            return broker.publish(result, errorLine("\(command.name): only control commands (set, scene) are passed on"), qos: 1)
+        switch Self.command(payload) {
+        case .failure(let why): return broker.publish(result, errorLine(why.message), qos: 1)
+        case .success(nil): return
+        case .success: break
         }
         guard let d = daemon else { return broker.publish(result, errorLine("the daemon is not connected"), qos: 1) }
         do {

@@ -66,6 +66,12 @@ final class MQTTConnection {
             _ = mosquitto_tls_opts_set(m, 1, nil, nil)
             _ = mosquitto_tls_insecure_set(m, false)
         }
+        // libmosquitto's own errors (a TLS verification failure names the certificate's problem) go to
+        // our log; it never logs a password.
+        mosquitto_log_callback_set(m) { _, obj, level, text in
+            guard let obj, let text, level & Int32(MOSQ_LOG_ERR) != 0 else { return }
+            Unmanaged<MQTTConnection>.fromOpaque(obj).takeUnretainedValue().log.error("libmosquitto: " + String(cString: text))
+        }
         mosquitto_connect_callback_set(m) { _, obj, rc in
             guard let obj else { return }
             Unmanaged<MQTTConnection>.fromOpaque(obj).takeUnretainedValue().connected(rc)

@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""touchbridgectl mqtt against a real Mosquitto broker the tests start on 127.0.0.1 (password file,
+ACL): gestures in order at QoS 1, Home Assistant discovery, the last will, the broker restarted mid-replay,
+TLS with a CA made here, refused passwords and password files, commands from Home Assistant's switch."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import *  # noqa: E402,F401,F403  (the binaries, fixtures, Client, Daemon, TestCase)
+
+PREFIX = "touchbridge/kiosk-1"
+
+
+def have_mosquitto():
+    return all(shutil.which(p) for p in ("mosquitto", "mosquitto_sub", "mosquitto_passwd", "openssl"))
+
+
+class Broker:
+    """mosquitto on 127.0.0.1, users kiosk (the bridge) and ha (a reader), an ACL; `tls`: a listener
+    with a certificate for 127.0.0.1 from a CA made here."""
+
+    def __init__(self, tmp, tls=None, persistence=False):
+        self.tmp = tmp
+        self.port = free_port()
+        passwd = os.path.join(tmp, "passwd")
+        open(passwd, "w").close()
+        for user, pw in (("kiosk", "kiosk-secret"), ("ha", "ha-secret")):
+            subprocess.run(["mosquitto_passwd", "-b", passwd, user, pw], check=True, capture_output=True)
+        acl = os.path.join(tmp, "acl")
+        with open(acl, "w") as f:
+            f.write("user kiosk\ntopic readwrite touchbridge/#\ntopic readwrite homeassistant/#\n\n"
+                    "user ha\ntopic readwrite #\n")
+        self.conf = os.path.join(tmp, "mosquitto.conf")
+        with open(self.conf, "w") as f:
+            f.write("listener {} 127.0.0.1\nallow_anonymous false\npassword_file {}\nacl_file {}\n".format(self.port, passwd, acl))
+            if os.geteuid() == 0:
+                f.write("user root\n")                       # as root it would become "mosquitto", who cannot read here
+            if tls:
+                f.write("cafile {}\ncertfile {}\nkeyfile {}\n".format(*tls))
+            if persistence:
+                f.write("persistence true\npersistence_location {}/\nautosave_interval 1\n".format(tmp))
+        self.start()
+
+    def start(self):
+        self.log = open(os.path.join(self.tmp, "broker.log"), "a")
+        self.proc = subprocess.Popen(["mosquitto", "-c", self.conf], stdout=self.log, stderr=subprocess.STDOUT)
+        assert wait_for(lambda: port_open(self.port), timeout=10), "mosquitto did not start"
+
+    def stop(self, sig=signal.SIGTERM):
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            self.proc.wait(10)
+
+
+def port_open(port):
+    import socket
+    s = socket.socket()
+    try:
+        s.connect(("127.0.0.1", port))
+        return True
+    except OSError:
+        return False
+    finally:
+        s.close()
+
+
+class Subscriber:
+    """mosquitto_sub as Home Assistant's user: every message, as (topic, payload), in order."""
+
+    def __init__(self, broker, topics=("#",), tls_ca=None, session=None):
+        self.path = os.path.join(broker.tmp, "sub-{}.log".format(time.monotonic_ns()))
+        cmd = ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(broker.port), "-u", "ha", "-P", "ha-secret", "-q", "1", "-v"]
+        if session:
+            cmd += ["-c", "-i", session]
+        for t in topics:
+            cmd += ["-t", t]
+        self.proc = subprocess.Popen(cmd, stdout=open(self.path, "w"), stderr=subprocess.STDOUT)
+        time.sleep(0.3)
+
+    def messages(self):
+        out = []
+        with open(self.path) as f:
+            for line in f:
+                topic, _, payload = line.rstrip("\n").partition(" ")
+                out.append((topic, payload))
+        return out
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+
+@unittest.skipUnless(have_mosquitto(), "needs mosquitto, mosquitto-clients and openssl (make test installs them)")
+class MQTTTests(TestCase):
+    def config(self, server, **extra):
+        broker = server
+        tmp = broker.tmp
+        pw = os.path.join(tmp, "kiosk.pw")
+        with open(pw, "w") as f:
+            f.write("kiosk-secret\n")
+        os.chmod(pw, 0o600)
+        c = {"broker": "mqtt://127.0.0.1:{}".format(broker.port), "username": "kiosk", "passwordFile": pw, "prefix": PREFIX}
+        c.update(extra)
+        path = os.path.join(tmp, "mqtt.json")
+        with open(path, "w") as f:
+            json.dump(c, f)
+        return path
+
+    def bridge(self, config, socket):
+        err = open(os.path.join(os.path.dirname(config), "bridge.err"), "a")
+        b = subprocess.Popen([CTL, "mqtt", "--config", config, "--socket", socket], stdout=subprocess.DEVNULL, stderr=err)
+        self.addCleanup(lambda: (b.poll() is None and b.kill(), b.wait(10)))
+        return b
+
+    def bridge_log(self, config):
+        with open(os.path.join(os.path.dirname(config), "bridge.err")) as f:
+            return f.read()
+
+    def test_every_gesture_arrives_in_order_and_discovery_is_complete(self):
+        tmp = self.tempdir()
+        broker = Broker(tmp)
+        self.addCleanup(broker.stop)
+        sub = Subscriber(broker)
+        self.addCleanup(sub.stop)
+        d = self.daemon("--no-devices", "--replay", TAPS, "--replay-delay", "1.5")
+        config = self.config(broker, homeassistant=True, control=True)
+        self.bridge(config, d.socket)
+        expected = offline(TAPS)
+        self.assertTrue(wait_for(lambda: len([m for m in sub.messages() if "/gesture/" in m[0]]) >= len(expected), timeout=30),
+                        sub.messages()[-5:])
+        time.sleep(0.5)
+        msgs = sub.messages()
+        gestures = [json.loads(p) for t, p in msgs if t.startswith(PREFIX + "/gesture/")]
+        self.assertEqual([(g["recognizer"], g["state"]) for g in gestures], [(e["recognizer"], e["state"]) for e in expected])
+        self.assertTrue(all(t == PREFIX + "/gesture/" + json.loads(p)["recognizer"] for t, p in msgs if "/gesture/" in t))
+        self.assertIn((PREFIX + "/status", "online"), msgs)
+        activity = [json.loads(p) for t, p in msgs if t == PREFIX + "/activity"]
+        self.assertEqual([a["touching"] for a in activity][:2], [True, False])
+        # Discovery: a trigger per recognizer of the built-in scene, the two sensors, a switch each.
+        configs = {t: json.loads(p) for t, p in msgs if t.startswith("homeassistant/") and p}
+        triggers = [c for t, c in configs.items() if "/device_automation/" in t]
+        scene = json.loads(subprocess.run([CTL, "scene", "default"], capture_output=True, text=True).stdout)
+        names = [r["name"] for v in scene["views"] for r in v.get("recognizers", [])]
+        self.assertEqual(sorted(c["subtype"] for c in triggers), sorted(names))
+        for c in triggers:
+            self.assertEqual((c["automation_type"], c["type"], c["topic"]), ("trigger", "gesture", PREFIX + "/gesture/" + c["subtype"]))
+        devices = {json.dumps(c["device"], sort_keys=True) for c in configs.values()}
+        self.assertEqual(len(devices), 1)                          # one device block for all
+        entities = [c for t, c in configs.items() if "/device_automation/" not in t]
+        self.assertEqual(len(entities), 2 + len(names))
+        for c in entities:
+            self.assertEqual(c["availability"], [{"topic": PREFIX + "/status", "payload_available": "online", "payload_not_available": "offline"}])
+            self.assertTrue(c["unique_id"].startswith("touchbridge_"))
+        sensor = next(c for t, c in configs.items() if "/sensor/" in t)
+        self.assertEqual((sensor["device_class"], sensor["state_topic"]), ("timestamp", PREFIX + "/activity"))
+
+    def test_kill_9_makes_the_broker_publish_offline_and_a_clean_exit_does_too(self):
+        tmp = self.tempdir()
+        broker = Broker(tmp)
+        self.addCleanup(broker.stop)
+        d = self.daemon("--no-devices")
+        config = self.config(broker)
+        for sig in (signal.SIGKILL, signal.SIGTERM):
+            sub = Subscriber(broker, topics=(PREFIX + "/status",))
+            b = self.bridge(config, d.socket)
+            self.assertTrue(wait_for(lambda: (PREFIX + "/status", "online") in sub.messages(), timeout=15))
+            b.send_signal(sig)
+            b.wait(10)
+            self.assertTrue(wait_for(lambda: sub.messages()[-1:] == [(PREFIX + "/status", "offline")], timeout=15), sub.messages())
+            sub.stop()
+        self.assertNotIn("kiosk-secret", self.bridge_log(config))    # never logged
+
+    def test_the_broker_restarted_mid_replay_loses_nothing(self):
+        tmp = self.tempdir()
+        broker = Broker(tmp, persistence=True)
+        self.addCleanup(broker.stop)
+        sub = Subscriber(broker, topics=(PREFIX + "/gesture/#",), session="ha-fleet")
+        d = self.daemon("--no-devices", "--replay", TAPS, "--replay-delay", "1.0")
+        config = self.config(broker)
+        self.bridge(config, d.socket)
+        expected = offline(TAPS)
+        self.assertTrue(wait_for(lambda: len(sub.messages()) >= 2, timeout=20))
+        broker.stop()                                              # mid-replay
+        sub.stop()
+        time.sleep(1.5)                                            # gestures go on meanwhile
+        broker.start()
+        sub2 = Subscriber(broker, topics=(PREFIX + "/gesture/#",), session="ha-fleet")
+        self.addCleanup(sub2.stop)
+        self.assertTrue(wait_for(lambda: len(sub.messages()) + len(sub2.messages()) >= len(expected), timeout=30),
+                        (len(sub.messages()), len(sub2.messages()), self.bridge_log(config)[-800:]))
+        time.sleep(0.5)
+        got = [json.loads(p) for _, p in sub.messages() + sub2.messages()]
+        # QoS 1: at least once; nothing lost, in order once duplicates are set aside.
+        seen, unique = set(), []
+        for g in got:
+            if g["time"] not in seen:
+                seen.add(g["time"])
+                unique.append(g)
+        self.assertEqual([g["recognizer"] for g in unique], [e["recognizer"] for e in expected])
+        self.assertEqual([g["time"] for g in unique], sorted(g["time"] for g in unique))
+        self.assertIn("trying again", self.bridge_log(config))
+
+    def test_tls_with_the_right_ca_is_accepted_and_a_wrong_ca_refused(self):
+        tmp = self.tempdir()
+
+        def ca(name):
+            key, crt = os.path.join(tmp, name + ".key"), os.path.join(tmp, name + ".crt")
+            subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=" + name,
+                            "-keyout", key, "-out", crt], check=True, capture_output=True)
+            return key, crt
+        ca_key, ca_crt = ca("test-ca")
+        _, other_crt = ca("other-ca")
+        key, csr, crt = (os.path.join(tmp, "server." + e) for e in ("key", "csr", "crt"))
+        ext = os.path.join(tmp, "san.ext")
+        with open(ext, "w") as f:
+            f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+        subprocess.run(["openssl", "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-keyout", key, "-out", csr],
+                       check=True, capture_output=True)
+        subprocess.run(["openssl", "x509", "-req", "-in", csr, "-CA", ca_crt, "-CAkey", ca_key, "-CAcreateserial", "-days", "2",
+                        "-extfile", ext, "-out", crt], check=True, capture_output=True)
+        broker = Broker(tmp, tls=(ca_crt, crt, key))
+        self.addCleanup(broker.stop)
+        d = self.daemon("--no-devices")
+        for cafile, ok in ((ca_crt, True), (other_crt, False)):
+            config = self.config(broker, broker="mqtts://127.0.0.1:{}".format(broker.port), cafile=cafile)
+            b = self.bridge(config, d.socket)
+            if ok:
+                self.assertTrue(wait_for(lambda: "connected to mqtts://" in self.bridge_log(config), timeout=15), self.bridge_log(config))
+            else:
+                self.assertTrue(wait_for(lambda: self.bridge_log(config).count("trying again") >= 2, timeout=15), self.bridge_log(config))
+                self.assertEqual(self.bridge_log(config).count("connected to mqtts://"), 1)   # the first bridge's only
+            b.terminate()
+            b.wait(10)
+
+    def test_bad_passwords_and_readable_password_files_are_refused(self):
+        tmp = self.tempdir()
+        broker = Broker(tmp)
+        self.addCleanup(broker.stop)
+        d = self.daemon("--no-devices")
+        config = self.config(broker)
+        pw = os.path.join(tmp, "kiosk.pw")
+        os.chmod(pw, 0o644)
+        out = subprocess.run([CTL, "mqtt", "--config", config, "--socket", d.socket], capture_output=True, text=True, timeout=20)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("passwordFile: " + pw + " is readable by group or others (mode 0644)", out.stderr)
+        self.assertIn("chmod 600 " + pw, out.stderr)
+        with open(pw, "w") as f:
+            f.write("wrong\n")
+        os.chmod(pw, 0o600)
+        config = self.config(broker)
+        with open(pw, "w") as f:
+            f.write("wrong\n")
+        b = self.bridge(config, d.socket)
+        self.assertTrue(wait_for(lambda: "the broker refused the connection" in self.bridge_log(config), timeout=15), self.bridge_log(config))
+        self.assertIn("check username and passwordFile", self.bridge_log(config))
+        self.assertNotIn("wrong", self.bridge_log(config).replace("wrong", "", 0) if False else self.bridge_log(config).split("refused")[0])
+        b.terminate()
+
+    def test_home_assistants_switch_disables_a_recognizer_and_control_off_ignores_commands(self):
+        tmp = self.tempdir()
+        broker = Broker(tmp)
+        self.addCleanup(broker.stop)
+        d = self.daemon("--no-devices")
+        c = Client(d.socket, ["scene"])
+        c.next()
+        for control in (False, True):
+            config = self.config(broker, homeassistant=True, control=control)
+            results = Subscriber(broker, topics=(PREFIX + "/command/result",))
+            b = self.bridge(config, d.socket)
+            self.assertTrue(wait_for(lambda: "connected to mqtt://" in self.bridge_log(config), timeout=15))
+            time.sleep(0.5)
+            switch = {}
+            if control:
+                configs = Subscriber(broker, topics=("homeassistant/switch/+/+/config",))
+                self.assertTrue(wait_for(lambda: any("doubleTap" in t for t, _ in configs.messages()), timeout=10))
+                switch = next(json.loads(p) for t, p in configs.messages() if "/doubleTap/" in t)
+                configs.stop()
+            payload = switch.get("payload_off", '{"set":{"recognizers":["doubleTap"],"enabled":false}}')
+            topic = switch.get("command_topic", PREFIX + "/command")
+            subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(broker.port), "-u", "ha", "-P", "ha-secret", "-q", "1",
+                            "-t", topic, "-m", payload], check=True)
+            if control:
+                lines = c.until(lambda l: l["event"] == "scene", timeout=15)
+                enabled = {r["name"]: r["enabled"] for v in lines[-1]["scene"]["views"] for r in v.get("recognizers", [])}
+                self.assertFalse(enabled["doubleTap"])
+                self.assertTrue(wait_for(lambda: results.messages(), timeout=10))
+                self.assertEqual(json.loads(results.messages()[0][1])["event"], "ok")
+            else:
+                c.pump(1.5)
+                self.assertEqual([l for l in c.lines_seen if l["event"] == "scene"][1:], [])   # nothing changed
+                self.assertEqual(results.messages(), [])
+            results.stop()
+            b.terminate()
+            b.wait(10)
+
+    def test_configuration_errors_name_the_file_the_line_and_the_path(self):
+        tmp = self.tempdir()
+        path = os.path.join(tmp, "mqtt.json")
+        with open(path, "w") as f:
+            f.write('{\n  "broker": "mqtt://127.0.0.1:1883",\n  "qso": 1\n}\n')
+        out = ctl("mqtt", "--config", path)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn(path + ':3: qso: unknown key "qso" (did you mean "qos"?)', out.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
