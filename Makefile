@@ -21,7 +21,7 @@ TEST_DEPS  := python3 socat systemd chromium nodejs dbus-daemon python3-dbus pyt
 DEPS       := $(BUILD_DEPS) $(TEST_DEPS)
 SWIFTFLAGS := -Xswiftc -warnings-as-errors
 
-.PHONY: all deps build-deps build release test check-page test-sanitize fuzz soak run demo bench lab install uninstall check-units deb test-deb clean
+.PHONY: fleet all deps build-deps build release test check-page test-sanitize fuzz soak run demo bench lab install uninstall check-units deb test-deb clean
 
 all: build
 
@@ -65,6 +65,14 @@ demo: release
 # Benchmarks (release): figures and how to reproduce them are in BENCHMARKS.md.
 bench: release
 	bench/bench.sh
+
+# A fleet on this machine (bench/fleet.py): FLEET=50 kiosks (daemons replaying, MQTT bridges), one
+# Mosquitto broker restarted halfway, one subscriber; delivered against sent, latency, CPU per message
+# next to socat | mosquitto_pub -l.
+FLEET ?= 50
+fleet: release
+	@scripts/deps.sh python3 mosquitto mosquitto-clients socat
+	python3 bench/fleet.py --bin .build/release --kiosks $(FLEET) --seconds 60
 
 # The hardware lab: Debian's kernel under qemu with uinput, udev and libinput (docs/development.md, "Hardware lab").
 lab: build-deps

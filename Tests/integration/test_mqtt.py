@@ -300,6 +300,14 @@ class MQTTTests(TestCase):
             b.terminate()
             b.wait(10)
 
+    def test_a_fleet_of_five_loses_nothing_across_a_broker_restart(self):
+        out = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "fleet.py"), "--bin", BIN, "--kiosks", "5", "--seconds", "8"],
+                             capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.returncode, 0, out.stdout[-800:] + out.stderr[-800:])
+        figures = json.loads(out.stdout.strip().splitlines()[-1])
+        self.assertGreater(figures["sent"], 20)
+        self.assertEqual((figures["delivered"], figures["lost"]), (figures["sent"], 0))
+
     def test_configuration_errors_name_the_file_the_line_and_the_path(self):
         tmp = self.tempdir()
         path = os.path.join(tmp, "mqtt.json")

@@ -116,15 +116,17 @@ public final class MQTTBridge {
         retry.arm(at: monotonicNow() + daemonBackoff)
     }
 
-    /// One line of the daemon's.
+    /// One line of the daemon's. Gesture and touch lines, the many, are read by their few fields (the
+    /// daemon writes them in a fixed order, docs/protocol.md), not parsed whole; the rest is parsed.
     private func line(_ bytes: [UInt8]) {
+        if bytes.starts(with: Self.touchPrefix) { return touch(bytes) }
+        if bytes.starts(with: Self.gesturePrefix) {
+            guard let r = Self.stringField(bytes, "recognizer") else { return }
+            broker.publish(config.prefix + "/gesture/" + MQTTConfig.topicLevel(r), bytes)
+            return
+        }
         guard let json = try? JSONParser.parse(String(decoding: bytes, as: UTF8.self)) else { return }
         switch json["event"]?.stringValue {
-        case "gesture":
-            guard let r = json["recognizer"]?.stringValue else { return }
-            broker.publish(config.prefix + "/gesture/" + MQTTConfig.topicLevel(r), bytes)
-        case "touch":
-            touch(json, bytes)
         case "device":
             device(json)
         case "scene":
@@ -140,19 +142,54 @@ public final class MQTTBridge {
         }
     }
 
-    private var lastTouchFrame: Double?
+    static let touchPrefix = Array(#"{"event":"touch""#.utf8), gesturePrefix = Array(#"{"event":"gesture""#.utf8)
+
+    /// The value of `"key":` in a line: a string without escapes, or a number's text; nil when absent (or
+    /// escaped: then the caller does without).
+    static func stringField(_ bytes: [UInt8], _ key: String) -> String? {
+        let needle = Array("\"\(key)\":".utf8)
+        guard let at = firstIndex(of: needle, in: bytes) else { return nil }
+        var i = at + needle.count
+        guard i < bytes.count else { return nil }
+        if bytes[i] == 0x22 {                                           // a string
+            i += 1
+            let start = i
+            while i < bytes.count && bytes[i] != 0x22 {
+                if bytes[i] == 0x5c { return nil }
+                i += 1
+            }
+            return i < bytes.count ? String(decoding: bytes[start..<i], as: UTF8.self) : nil
+        }
+        let start = i
+        while i < bytes.count && bytes[i] != 0x2c && bytes[i] != 0x7d { i += 1 }
+        return String(decoding: bytes[start..<i], as: UTF8.self)
+    }
+
+    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard needle.count <= bytes.count else { return nil }
+        var i = 0
+        while i + needle.count <= bytes.count {
+            if bytes[i] == needle[0] && bytes[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    private var lastTouchFrame: String?
 
     /// Touch lines: the activity (first finger down, last finger up), and with the `touches` topic one
-    /// message per frame at most (the frame's lines together).
-    private func touch(_ json: JSON, _ bytes: [UInt8]) {
-        guard let phase = json["phase"]?.stringValue, let id = json["id"].map({ $0.text }), let d = json["device"].map({ $0.text }) else { return }
-        let key = d + ":" + id
-        let wasTouching = !touching.isEmpty
-        if phase == "began" { touching.insert(key) }
-        if phase == "ended" || phase == "cancelled" { touching.remove(key) }
-        if wasTouching != !touching.isEmpty { publishActivity() }
-        if config.topics.contains("touches"), let t = json["time"]?.numberValue, t != lastTouchFrame {
-            lastTouchFrame = t                                   // one message a frame: its first line
+    /// message per frame at most (its first line: a rate limit, not a record).
+    private func touch(_ bytes: [UInt8]) {
+        guard let phase = Self.stringField(bytes, "phase") else { return }
+        if phase == "began" || phase == "ended" || phase == "cancelled",
+           let id = Self.stringField(bytes, "id"), let d = Self.stringField(bytes, "device") {
+            let key = d + ":" + id
+            let wasTouching = !touching.isEmpty
+            if phase == "began" { touching.insert(key) } else { touching.remove(key) }
+            if wasTouching != !touching.isEmpty { publishActivity() }
+        }
+        if config.topics.contains("touches"), let t = Self.stringField(bytes, "time"), t != lastTouchFrame {
+            lastTouchFrame = t
             broker.publish(config.prefix + "/touches", bytes, qos: 0)
         }
     }

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""make fleet: N kiosks on this machine, as a fleet of panels would be (README "Fleets and Home Assistant").
+
+N daemons each replay a recording as a live device (looped), N `touchbridgectl mqtt` bridges publish
+their gestures at QoS 1 to one Mosquitto broker on loopback, and one subscriber (a persistent QoS 1
+session) reads them all. Halfway through, the broker is restarted. Reported:
+- messages delivered against messages expected: every gesture line the daemons sent (counted by a socket
+  client of each daemon), each one received at least once (QoS 1 may deliver twice across the restart);
+- end-to-end latency, the subscriber's receipt (CLOCK_MONOTONIC) minus the line's own time (the daemon's
+  frame time, on the same clock), p50 and p99, outside the restart;
+- the bridges' CPU time per message, next to `socat -u UNIX-CONNECT:… - | mosquitto_pub -l` forwarding the
+  same daemons' gesture lines in the same run.
+
+    python3 bench/fleet.py --bin .build/release --kiosks 50 --seconds 60
+"""
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
+import tbsupport  # noqa: E402
+
+RECORDING = os.path.join(ROOT, "Tests", "Fixtures", "evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu")
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def cpu_seconds(pid):
+    """The CPU time a process has had so far, in seconds (/proc/PID/schedstat: nanoseconds, where
+    /proc/PID/stat counts 10 ms ticks)."""
+    try:
+        with open("/proc/{}/schedstat".format(pid)) as f:
+            return int(f.read().split()[0]) / 1e9
+    except OSError:
+        return 0.0
+
+
+class Subscriber(threading.Thread):
+    """mosquitto_sub on every kiosk's gestures, each line stamped when it arrives."""
+
+    def __init__(self, port, topic, session):
+        super().__init__(daemon=True)
+        self.cmd = ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(port), "-q", "1", "-c", "-i", session, "-t", topic, "-v"]
+        self.received = []
+        self.proc = None
+        self.start_proc()
+        self.start()
+
+    def start_proc(self):
+        self.proc = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def run(self):
+        while True:
+            proc = self.proc
+            for line in proc.stdout:
+                self.received.append((time.monotonic(), line.rstrip("\n")))
+            if proc is self.proc:
+                time.sleep(0.05)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"))
+    ap.add_argument("--kiosks", type=int, default=50)
+    ap.add_argument("--seconds", type=float, default=60)
+    args = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="tb-fleet-")
+    port = free_port()
+    conf = os.path.join(work, "mosquitto.conf")
+    with open(conf, "w") as f:
+        f.write("listener {} 127.0.0.1\nallow_anonymous true\npersistence true\npersistence_location {}/\n"
+                "max_queued_messages 0\nmax_inflight_messages 0\n".format(port, work))
+        if os.geteuid() == 0:
+            f.write("user root\n")
+    procs = []
+
+    def broker():
+        return subprocess.Popen(["mosquitto", "-c", conf], stdout=open(os.path.join(work, "broker.log"), "a"), stderr=subprocess.STDOUT)
+
+    b = broker()
+    time.sleep(0.5)
+    sub = Subscriber(port, "fleet/+/gesture/#", "fleet-bench")
+    daemons, bridges, counters, pipes = [], [], [], []
+    try:
+        for i in range(args.kiosks):
+            os.makedirs(os.path.join(work, str(i)))
+            d = tbsupport.Daemon(os.path.join(args.bin, "touchbridged"),
+                                 ["--no-devices", "--replay", RECORDING, "--replay-loop", "--replay-delay", "1"], workdir=os.path.join(work, str(i)))
+            daemons.append(d)
+            cfg = os.path.join(work, "mqtt-{}.json".format(i))
+            with open(cfg, "w") as f:
+                json.dump({"broker": "mqtt://127.0.0.1:{}".format(port), "prefix": "fleet/k{}".format(i), "topics": ["gestures"]}, f)
+            bridges.append(subprocess.Popen([os.path.join(args.bin, "touchbridgectl"), "mqtt", "--config", cfg, "--socket", d.socket],
+                                            stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "bridge-{}.log".format(i)), "w")))
+            # What the daemon sent: a client counting its gesture lines.
+            counters.append(tbsupport.Client(d.socket, topics=["gestures"]))
+            # The same lines through socat and mosquitto_pub -l, to another topic, for the CPU comparison.
+            pipes.append(subprocess.Popen("socat -u UNIX-CONNECT:{} - | mosquitto_pub -h 127.0.0.1 -p {} -q 1 -l -t pipe/k{}".format(
+                d.socket, port, i), shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+        start = time.monotonic()
+        restart_at = start + args.seconds / 2
+        restarted = None
+        while time.monotonic() - start < args.seconds:
+            for c in counters:
+                c.pump(0.01)
+            if restarted is None and time.monotonic() >= restart_at:
+                b.send_signal(signal.SIGTERM)
+                b.wait(10)
+                time.sleep(1.0)
+                b = broker()
+                restarted = (restart_at, time.monotonic() + 1)
+                sub.proc.kill()
+                time.sleep(0.5)
+                sub.start_proc()
+        # Their whole CPU time, start-up included on both sides.
+        cpu = sum(cpu_seconds(b.pid) for b in bridges)
+        pipe_pids = []
+        for p in pipes:
+            pipe_pids += [int(x) for x in subprocess.run(["pgrep", "-g", str(p.pid)], capture_output=True, text=True).stdout.split()]
+        pcpu = sum(cpu_seconds(pid) for pid in pipe_pids if os.path.exists("/proc/{}".format(pid)))
+        # Stop the sources, then let what is queued arrive.
+        for d in daemons:
+            d.stop()
+        for c in counters:
+            c.pump(0.05)
+        time.sleep(5)
+        sent = {}
+        for i, c in enumerate(counters):
+            for l in c.of("gesture"):
+                sent[("fleet/k{}".format(i), l["time"], l["recognizer"])] = l
+        got, latencies = set(), []
+        for arrived, line in sub.received:
+            topic, _, payload = line.partition(" ")
+            try:
+                g = json.loads(payload)
+            except ValueError:
+                continue
+            key = (topic.rsplit("/gesture/", 1)[0], g["time"], g["recognizer"])
+            if key in got:
+                continue
+            got.add(key)
+            if restarted is None or not (restarted[0] - 1 <= g["time"] <= restarted[1] + 2):
+                latencies.append((arrived - g["time"]) * 1000)
+        lost = [k for k in sent if k not in got]
+        latencies.sort()
+        p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else float("nan")
+        messages = len(sent)
+        print("fleet: {} kiosks, {:.0f} s, broker restarted at {:.0f} s".format(args.kiosks, args.seconds, args.seconds / 2))
+        print("fleet: {} gesture lines sent, {} delivered, {} lost".format(messages, len(got & set(sent)), len(lost)))
+        print("fleet: latency socket line → subscriber p50 {:.1f} ms, p99 {:.1f} ms ({} lines outside the restart)".format(p(0.5), p(0.99), len(latencies)))
+        per = lambda s: s / max(1, messages) * 1e6
+        print("fleet: CPU per message: bridges {:.0f} µs, socat | mosquitto_pub -l {:.0f} µs (ratio {:.2f})".format(
+            per(cpu), per(pcpu), cpu / pcpu if pcpu else float("nan")))
+        print(json.dumps({"kiosks": args.kiosks, "sent": messages, "delivered": len(got & set(sent)), "lost": len(lost),
+                          "latency_ms_p50": round(p(0.5), 2), "latency_ms_p99": round(p(0.99), 2),
+                          "cpu_us_per_message_bridge": round(per(cpu), 1), "cpu_us_per_message_pipe": round(per(pcpu), 1)}))
+        return 0 if not lost else 1
+    finally:
+        for x in bridges:
+            x.terminate()
+        for p in pipes:
+            try:
+                os.killpg(p.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        for d in daemons:
+            d.stop()
+        sub.proc.kill()
+        b.terminate()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
