@@ -300,6 +300,26 @@ class MQTTTests(TestCase):
             b.terminate()
             b.wait(10)
 
+    def test_a_daemon_restart_is_followed_offline_meanwhile(self):
+        import tbsupport
+        tmp = self.tempdir()
+        broker = Broker(tmp)
+        self.addCleanup(broker.stop)
+        ddir = os.path.join(tmp, "daemon")
+        os.makedirs(ddir)
+        d = tbsupport.Daemon(DAEMON, ["--no-devices"], workdir=ddir)
+        sub = Subscriber(broker, topics=(PREFIX + "/status",))
+        self.addCleanup(sub.stop)
+        config = self.config(broker)
+        self.bridge(config, d.socket)
+        self.assertTrue(wait_for(lambda: sub.messages()[-1:] == [(PREFIX + "/status", "online")], timeout=15))
+        d.stop()
+        self.assertTrue(wait_for(lambda: sub.messages()[-1:] == [(PREFIX + "/status", "offline")], timeout=15), sub.messages())
+        d2 = tbsupport.Daemon(DAEMON, ["--no-devices"], workdir=ddir)
+        self.addCleanup(d2.stop)
+        self.assertTrue(wait_for(lambda: sub.messages()[-1:] == [(PREFIX + "/status", "online")], timeout=20), sub.messages())
+        self.assertIn("the daemon closed the connection", self.bridge_log(config))
+
     def test_a_fleet_of_five_loses_nothing_across_a_broker_restart(self):
         out = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "fleet.py"), "--bin", BIN, "--kiosks", "5", "--seconds", "8"],
                              capture_output=True, text=True, timeout=120)
