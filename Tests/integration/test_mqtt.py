@@ -300,6 +300,19 @@ class MQTTTests(TestCase):
             b.terminate()
             b.wait(10)
 
+    def test_mqtt_3_1_1_works_as_5_does(self):
+        tmp = self.tempdir()
+        broker = Broker(tmp)
+        self.addCleanup(broker.stop)
+        sub = Subscriber(broker)
+        self.addCleanup(sub.stop)
+        d = self.daemon("--no-devices", "--replay", TWO_FINGER_TAP, "--replay-delay", "1")
+        config = self.config(broker, protocol="3.1.1")
+        self.bridge(config, d.socket)
+        self.assertTrue(wait_for(lambda: any(t == PREFIX + "/gesture/twoFingerTap" for t, _ in sub.messages()), timeout=20), sub.messages())
+        self.assertIn("MQTT 3.1.1", self.bridge_log(config))
+        self.assertIn("mosquitto version", open(os.path.join(tmp, "broker.log")).read())
+
     def test_a_daemon_restart_is_followed_offline_meanwhile(self):
         import tbsupport
         tmp = self.tempdir()

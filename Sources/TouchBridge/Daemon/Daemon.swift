@@ -187,6 +187,7 @@ public final class Daemon {
         server.onTopicsChanged = { [unowned self] topics in
             self.pipeline.wantsTouches = topics.contains(.touches)
             self.pipeline.wantsRecognizers = topics.contains(.recognizers)
+            self.pipeline.wantsActivity = topics.contains(.activity)
             self.wantsScene = topics.contains(.scene)
         }
         server.onSubscribe = { [unowned self] topics in

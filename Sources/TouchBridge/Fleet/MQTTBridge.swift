@@ -88,7 +88,10 @@ public final class MQTTBridge {
         guard daemon == nil else { return }
         do {
             let c = try SocketClient(path: socketPath)
-            var topics = ["gestures", "devices", "scene", "touches"]
+            // Activity from the daemon's activity lines: every touch line is read only when touches are
+            // forwarded.
+            var topics = ["gestures", "devices", "scene", "activity"]
+            if config.topics.contains("touches") { topics.append("touches") }
             if config.topics.contains("recognizers") { topics.append("recognizers") }
             try c.subscribe(topics)
             daemon = c
@@ -127,6 +130,11 @@ public final class MQTTBridge {
         }
         guard let json = try? JSONParser.parse(String(decoding: bytes, as: UTF8.self)) else { return }
         switch json["event"]?.stringValue {
+        case "activity":
+            guard let d = json["device"]?.numberValue, let on = json["touching"]?.boolValue else { return }
+            let wasTouching = !touching.isEmpty
+            if on { touching.insert("\(Int(d))") } else { touching.remove("\(Int(d))") }
+            if wasTouching != !touching.isEmpty { publishActivity() }
         case "device":
             device(json)
         case "scene":
@@ -177,17 +185,9 @@ public final class MQTTBridge {
 
     private var lastTouchFrame: String?
 
-    /// Touch lines: the activity (first finger down, last finger up), and with the `touches` topic one
-    /// message per frame at most (its first line: a rate limit, not a record).
+    /// Touch lines, with the `touches` topic: one message per frame at most (its first line: a rate
+    /// limit, not a record).
     private func touch(_ bytes: [UInt8]) {
-        guard let phase = Self.stringField(bytes, "phase") else { return }
-        if phase == "began" || phase == "ended" || phase == "cancelled",
-           let id = Self.stringField(bytes, "id"), let d = Self.stringField(bytes, "device") {
-            let key = d + ":" + id
-            let wasTouching = !touching.isEmpty
-            if phase == "began" { touching.insert(key) } else { touching.remove(key) }
-            if wasTouching != !touching.isEmpty { publishActivity() }
-        }
         if config.topics.contains("touches"), let t = Self.stringField(bytes, "time"), t != lastTouchFrame {
             lastTouchFrame = t
             broker.publish(config.prefix + "/touches", bytes, qos: 0)

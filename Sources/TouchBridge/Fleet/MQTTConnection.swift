@@ -31,6 +31,8 @@ final class MQTTConnection {
     private var backoff = MQTTConnection.firstBackoff
     private var queue: [(topic: String, payload: [UInt8], retain: Bool)] = []
     private var dropped = 0
+    /// Messages handed to the broker's connection, for the log at exit.
+    private(set) var published = 0
     /// The broker accepted the connection (again): retained state and discovery are due.
     var onConnected: (() -> Void)?
     var onMessage: ((String, [UInt8]) -> Void)?
@@ -139,6 +141,7 @@ final class MQTTConnection {
             return
         }
         let rc = payload.withUnsafeBytes { mosquitto_publish(mosq, nil, topic, Int32($0.count), $0.baseAddress, Int32(q), retain) }
+        if rc == MOSQ_ERR_SUCCESS.rawValue { published += 1 }
         if rc != MOSQ_ERR_SUCCESS.rawValue {
             if q > 0 { queue.append((topic, payload, retain)) }
             if rc == MOSQ_ERR_NO_CONN.rawValue || rc == MOSQ_ERR_CONN_LOST.rawValue { lost("connection lost") }
@@ -155,6 +158,7 @@ final class MQTTConnection {
 
     /// A clean goodbye: what is written is flushed, then DISCONNECT (the will is not sent).
     func close() {
+        log.info("published \(published) message\(published == 1 ? "" : "s")" + (queue.isEmpty ? "" : "; \(queue.count) still queued for a broker that is away"))
         if state == .connected {
             for _ in 0..<20 where mosquitto_want_write(mosq) { _ = mosquitto_loop_write(mosq, 1) }
             _ = mosquitto_disconnect(mosq)

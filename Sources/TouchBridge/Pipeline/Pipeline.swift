@@ -14,6 +14,9 @@ public struct Topics: OptionSet, Sendable {
     public static let scene = Topics(rawValue: 16)
     /// One line per action written to the action devices (README "Actions").
     public static let actions = Topics(rawValue: 32)
+    /// A line when a device's first finger lands and when its last lifts: what a presence sensor needs,
+    /// without every touch (`touchbridgectl mqtt`).
+    public static let activity = Topics(rawValue: 64)
 }
 
 /// The touch pipeline of the iOS path, minus the kernel: frames enter the event queue
@@ -66,6 +69,10 @@ public final class Pipeline {
     private var deviceConfigs: [Int: DeviceConfig] = [:]
     /// The display's power and the sequences that only wake it (README "Screen-aware").
     var displayGate = DisplayGate()
+    /// Someone wants `activity` lines; the devices with fingers down (the frames' own view, before any
+    /// gate: a touch that only wakes the display is activity too).
+    public var wantsActivity = false
+    private var touchingDevices: Set<Int> = []
 
     public init(scene: Scene, log: Logger) {
         self.scene = scene
@@ -160,6 +167,22 @@ public final class Pipeline {
         displayGate.readsDPMS = deviceConfigs.values.contains { $0.dpms != nil }
     }
 
+    /// `{"event":"activity","time":T,"device":D,"touching":B}` when a device's first finger lands or its
+    /// last lifts.
+    private func noteActivity(_ frame: DigitizerFrame) {
+        let touching = !frame.contacts.isEmpty
+        guard touching != touchingDevices.contains(frame.device), let onLines else { return }
+        if touching { touchingDevices.insert(frame.device) } else { touchingDevices.remove(frame.device) }
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("event"); w.staticString("activity")
+        w.key("time"); w.number(frame.timestamp)
+        w.key("device"); w.int(frame.device)
+        w.key("touching"); w.bool(touching)
+        w.endObject()
+        w.bytes.withUnsafeBufferPointer { onLines(.activity, $0) }
+    }
+
     // MARK: The display (README "Screen-aware")
 
     /// The idle manager turned the display off or on (`set display`).
@@ -225,6 +248,7 @@ public final class Pipeline {
     // MARK: The event queue
 
     public func handle(_ frame: DigitizerFrame) {
+        if wantsActivity { noteActivity(frame) }
         if displayGate.isActive && swallowed(frame) { return }
         guard passthrough != nil || !retiring.isEmpty || actions != nil else {
             application.handle(frame)

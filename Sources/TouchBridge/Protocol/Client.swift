@@ -5,6 +5,7 @@ import TouchInput
 public final class SocketClient {
     public let fd: FileDescriptor
     private var buffer: [UInt8] = []
+    private var chunk = [UInt8](repeating: 0, count: 16384)
 
     /// Connects to the daemon at `path`; an error says what to do when it is not running there or the
     /// socket is not ours to use.
@@ -44,7 +45,7 @@ public final class SocketClient {
     /// Reads what is waiting (one recv) and hands out the complete lines; false at the end of the
     /// stream. For a caller that polls the descriptor itself.
     public func readAvailable(_ line: ([UInt8]) -> Void) -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 16384)
+        // One buffer for every read (a client that reads each wakeup's lines allocated 16 KiB a wakeup).
         switch chunk.withUnsafeMutableBytes({ UnixSocket.receive(fd, into: $0, dontWait: true) }) {
         case .failure: return false
         case .success(nil): return true

@@ -23,7 +23,7 @@ public enum ClientCommand: Equatable, Sendable {
     /// format, checked when it is built); no views removes it.
     case scene(name: String, views: [JSON])
 
-    public static let topicNames = ["gestures", "touches", "devices", "recognizers", "scene", "actions"]
+    public static let topicNames = ["gestures", "touches", "devices", "recognizers", "scene", "actions", "activity"]
 
     /// The command's name, for `{"event":"ok","command":…}` and the log.
     public var name: String {
@@ -140,6 +140,7 @@ public enum ClientCommand: Equatable, Sendable {
             case "recognizers": topics.insert(.recognizers)
             case "scene": topics.insert(.scene)
             case "actions": topics.insert(.actions)
+            case "activity": topics.insert(.activity)
             default:
                 throw Refusal(message: "unknown topic \"\(n)\"; topics are \(topicNames.map { "\"\($0)\"" }.joined(separator: ", "))")
             }

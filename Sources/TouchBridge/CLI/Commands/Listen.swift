@@ -6,6 +6,7 @@ extension Ctl {
         .flag("recognizers", "also every recognizer's transitions, with their causes"),
         .flag("scene", "also the scene being served, now and whenever it changes"),
         .flag("actions", "also every action written to the keyboard and pointer devices"),
+        .flag("activity", "also a line when a device's first finger lands and when its last lifts"),
         socketOption,
     ]) { a in
         try a.expect(0, "nothing")
