@@ -96,7 +96,9 @@ public final class Actions {
     func bind(_ r: GestureRecognizer, _ action: Action) {
         let b = Binding(r, action)
         bindings.append(b)
-        r.addTarget { [weak self, unowned b] g in self?.fired(b, g) }
+        // Weak: a recognizer outlives its binding when its scene is replaced (it may still act while it
+        // retires), and then the binding is gone.
+        r.addTarget { [weak self, weak b] g in if let b { self?.fired(b, g) } }
     }
 
     /// Every binding ends (a scene replaced, the daemon stopping): coasting stops, nothing more is
