@@ -76,6 +76,7 @@ extension GestureEnvironment {
         // A discrete recognizer that has made its decision and only waits for a requirement (F1)
         // takes no new touches.
         if r.pendingState == .ended { return false }
+        guard r.allowedTouchTypes.allows(touch.type) else { return false }        // P5, before the delegate is asked
         return r.delegate?.gestureRecognizer(r, shouldReceive: touch) ?? true        // P2
     }
 

@@ -88,6 +88,9 @@ open class GestureRecognizer: CustomStringConvertible {
 
     /// When the gesture is recognized or begins, the view's touches are cancelled (C1). Default true.
     public final var cancelsTouchesInView = true
+    /// The kinds of touch this recognizer takes (P5): a touch of another type is never delivered to it,
+    /// as if it had ignored it. Default: every type.
+    public final var allowedTouchTypes = TouchTypes.all
     /// Began-phase touches are withheld from the view while the recognizer is possible (C2). Default false.
     public final var delaysTouchesBegan = false {
         didSet { if oldValue && !delaysTouchesBegan { environment?.gateMayHaveOpened() } }

@@ -67,7 +67,7 @@ struct SceneFileTests {
 
     @Test("Errors name the file, the line, the JSON path and the problem", arguments: [
         (#"{"window": {"width": 800, "height": 480}, "views": [{"name": "a", "frame": [0, 0, 1, 1], "recognizers": [{"name": "t", "type": "tap", "numberOfTaps": 2}]}]}"#,
-         #"s.json:1: views[0].recognizers[0].numberOfTaps: unknown key "numberOfTaps" (did you mean "numberOfTapsRequired"?); allowed: name, type, enabled, cancelsTouchesInView, delaysTouchesBegan, delaysTouchesEnded, requireToFail, simultaneousWith, numberOfTapsRequired, numberOfTouchesRequired, action"#),
+         #"s.json:1: views[0].recognizers[0].numberOfTaps: unknown key "numberOfTaps" (did you mean "numberOfTapsRequired"?); allowed: name, type, enabled, cancelsTouchesInView, delaysTouchesBegan, delaysTouchesEnded, allowedTouchTypes, requireToFail, simultaneousWith, numberOfTapsRequired, numberOfTouchesRequired, action"#),
         ("{\"window\": {\"width\": 800, \"height\": 480},\n \"views\": [\n {\"name\": \"a\", \"frame\": [0, 0, 1, 1],\n \"recognizers\": [{\"name\": \"t\", \"type\": \"tap\", \"numberOfTapsRequired\": 0}]}]}",
          "s.json:4: views[0].recognizers[0].numberOfTapsRequired: must be an integer ≥ 1, found 0"),
         (#"{"window": {"width": 800}}"#, "s.json:1: window: missing \"height\""),
@@ -207,5 +207,23 @@ struct InstalledSceneTests {
         #expect(try Files.readText(file) == Scene.builtInJSON())
         let s = try Scene.load(path: file)
         #expect(s.recognizers.compactMap(\.name) == Scene.builtIn().recognizers.compactMap(\.name))
+    }
+
+    @Test("allowedTouchTypes (P5): read by name with a did-you-mean, written back only when not every type")
+    func allowedTouchTypes() throws {
+        func scene(_ types: String) throws -> Scene {
+            try Scene.parse(#"{"window": {"width": 8, "height": 4}, "views": [{"name": "v", "frame": [0, 0, 8, 4], "recognizers": [{"name": "ink", "type": "pan", "allowedTouchTypes": \#(types)}]}]}"#, file: "s.json")
+        }
+        #expect(try scene(#"["pencil"]"#).recognizers[0].allowedTouchTypes == .pencil)
+        #expect(try scene(#"["direct", "pencil"]"#).recognizers[0].allowedTouchTypes == [.direct, .pencil])
+        #expect(throws: SceneError.self) { try scene(#"["pencel"]"#) }
+        do { _ = try scene(#"["pencel"]"#) } catch {
+            #expect("\(error)".contains(#"allowedTouchTypes[0]: unknown touch type "pencel" (did you mean "pencil"?)"#))
+        }
+        do { _ = try scene("[]") } catch { #expect("\(error)".contains("needs at least one touch type")) }
+        let line = String(decoding: SceneLine.encode(try scene(#"["pencil"]"#), clients: []), as: UTF8.self)
+        #expect(line.contains(#""allowedTouchTypes":["pencil"]"#))
+        let plain = String(decoding: SceneLine.encode(try scene(#"["direct", "indirect", "pencil", "indirectPointer"]"#), clients: []), as: UTF8.self)
+        #expect(!plain.contains("allowedTouchTypes"))
     }
 }

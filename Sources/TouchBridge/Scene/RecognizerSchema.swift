@@ -71,6 +71,30 @@ struct RecognizerProperty: Sendable {
     }
 }
 
+extension RecognizerProperty {
+    /// `"allowedTouchTypes": ["pencil"]` (P5): written only when not every type, as UIKit's default is.
+    static func touchTypes(_ key: String) -> RecognizerProperty {
+        RecognizerProperty(key: key, read: { g, v, p, r in
+            var set: TouchTypes = []
+            for (i, name) in try r.reader.strings(v, p).enumerated() {
+                guard let member = TouchTypes(name: name) else {
+                    let hint = SceneReader.closest(name, in: TouchTypes.readableNames).map { " (did you mean \"\($0)\"?)" } ?? ""
+                    throw r.reader.error("\(p)[\(i)]", "unknown touch type \"\(name)\"\(hint); one of \(TouchTypes.readableNames.joined(separator: ", "))")
+                }
+                set.formUnion(member)
+            }
+            guard !set.isEmpty else { throw r.reader.error(p, "needs at least one touch type (an empty list takes no touch at all)") }
+            g.allowedTouchTypes = set
+        }, write: { g, w in
+            guard g.allowedTouchTypes != .all else { return }
+            w.key(string: key)
+            w.beginArray()
+            for name in g.allowedTouchTypes.names { w.string(name) }
+            w.endArray()
+        })
+    }
+}
+
 /// What a property reads with: the scene's reader (errors with paths and lines) and its warnings.
 struct PropertyReader {
     let reader: SceneReader
@@ -91,6 +115,7 @@ struct RecognizerSchema: Sendable {
         .bool("cancelsTouchesInView", \GestureRecognizer.cancelsTouchesInView),
         .bool("delaysTouchesBegan", \GestureRecognizer.delaysTouchesBegan),
         .bool("delaysTouchesEnded", \GestureRecognizer.delaysTouchesEnded),
+        .touchTypes("allowedTouchTypes"),
     ]
 
     /// Keys the scene builder reads itself: the name, the type, and the links between recognizers.
