@@ -21,7 +21,7 @@ import signal
 import subprocess
 import time
 
-from common import Client, report
+from common import Client, report, tbsupport
 from passthrough import HZ, MirrorReader, Rig, gesture
 
 # A pass-through scene: a long press that right-clicks, a left edge that types two chords in a German
@@ -50,34 +50,15 @@ def write_scene(workdir, scene=SCENE):
     return path
 
 
-class Watch:
-    """`libinput debug-events --show-keycodes` on one device: its whole text."""
+def watch(node, workdir, tag):
+    """`libinput debug-events --show-keycodes` on one device (the shared watcher)."""
+    return tbsupport.LibinputWatcher(node, workdir, tag, show_keycodes=True)
 
-    def __init__(self, node, workdir, tag):
-        self.path = os.path.join(workdir, tag + ".log")
-        self.out = open(self.path, "w")
-        self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--show-keycodes", "--device", node],
-                                     stdout=self.out, stderr=subprocess.STDOUT)
-        end = time.time() + 10
-        while "DEVICE_ADDED" not in self.text() and time.time() < end:
-            time.sleep(0.05)
 
-    def text(self):
-        if not self.out.closed:
-            self.out.flush()
-        with open(self.path) as f:
-            return f.read()
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        self.out.close()
-        return self.text()
+def stopped(watcher):
+    """Stops a watcher; its whole text."""
+    watcher.stop()
+    return watcher.text()
 
 
 def keys(text):
@@ -157,12 +138,12 @@ def check_long_press(binaries, workdir):
     try:
         if not rig.ready:
             return not_ready("actions: a long press right-clicks", rig)
-        mirror, pointer = Watch(rig.mirror, workdir, "mirror"), Watch(rig.pointer, workdir, "pointer")
+        mirror, pointer = watch(rig.mirror, workdir, "mirror"), watch(rig.pointer, workdir, "pointer")
         raw_mirror, raw_pointer = MirrorReader(rig.mirror), MirrorReader(rig.pointer)
         rig.client.pump(0.3)
         lines = rig.play(workdir, "long-press", [(250, 240, 0, 0, 60, 0)])
         m_frames, p_frames = raw_mirror.stop(), raw_pointer.stop()
-        m_text, p_text = mirror.stop(), pointer.stop()
+        m_text, p_text = stopped(mirror), stopped(pointer)
         touch = [k for k in re.findall(r"\b(TOUCH_DOWN|TOUCH_UP|TOUCH_CANCEL)\b", m_text)]
         downs, moves, btns = touch_downs(m_text), motions(p_text), buttons(p_text)
         cancel_at = [t for t, ev in m_frames if any(c == 0x37 and v == 2 for (ty, c, v) in ev if ty == 3)]
@@ -185,10 +166,10 @@ def check_keys(binaries, workdir):
     try:
         if not rig.ready:
             return not_ready("actions: an edge swipe types keys", rig)
-        kb = Watch(rig.keyboard, workdir, "keyboard")
+        kb = watch(rig.keyboard, workdir, "keyboard")
         rig.client.pump(0.3)
         rig.play(workdir, "edge-swipe", [(4, 240, 12, 0, 20, 0)])
-        got = keys(kb.stop())
+        got = keys(stopped(kb))
         expected = [("KEY_LEFTCTRL", "pressed"), ("KEY_Y", "pressed"), ("KEY_Y", "released"), ("KEY_LEFTCTRL", "released"),
                     ("KEY_LEFTMETA", "pressed"), ("KEY_PAGEDOWN", "pressed"), ("KEY_PAGEDOWN", "released"),
                     ("KEY_LEFTMETA", "released")]
@@ -203,14 +184,14 @@ def check_scroll(binaries, workdir):
     try:
         if not rig.ready:
             return not_ready("actions: a two-finger pan scrolls", rig)
-        pointer, raw = Watch(rig.pointer, workdir, "pointer"), MirrorReader(rig.pointer)
+        pointer, raw = watch(rig.pointer, workdir, "pointer"), MirrorReader(rig.pointer)
         rig.client.pump(0.3)
         # Two fingers 8 px a frame down for half a second (480 pt/s), then a finger lands 0.4 s after the
         # lift: the coast (about 2 s at this speed) must stop there.
         fingers = [(500, 60, 0, 8, 30, 0), (620, 60, 0, 8, 30, 0), (450, 400, 0, 0, 4, 30 + 24)]
         lines = rig.play(workdir, "scroll", fingers, wait=2.5)
         frames = raw.stop()
-        text = pointer.stop()
+        text = stopped(pointer)
         scrolls = [l for l in lines if l.get("event") == "action" and l["action"] == "scroll"]
         written = sum(l["dy"] for l in scrolls)
         v120 = wheel_v120(text)
@@ -249,7 +230,7 @@ def check_sigkill(binaries, workdir):
         try:
             if not rig.ready:
                 return not_ready("actions: SIGKILL", rig)
-            kb, ptr = Watch(rig.keyboard, workdir, "kb-" + what), Watch(rig.pointer, workdir, "ptr-" + what)
+            kb, ptr = watch(rig.keyboard, workdir, "kb-" + what), watch(rig.pointer, workdir, "ptr-" + what)
             rig.client.pump(0.3)
             player = rig.panel.play(gesture(workdir, what, fingers, hz=HZ), background=True)
             time.sleep(delay)
@@ -258,7 +239,7 @@ def check_sigkill(binaries, workdir):
             player.wait(30)
             time.sleep(1.0)
             gone = not os.path.exists(rig.keyboard) and not os.path.exists(rig.pointer)
-            k_text, p_text = kb.stop(), ptr.stop()
+            k_text, p_text = stopped(kb), stopped(ptr)
             fine = balanced(keys(k_text)) and balanced(buttons(p_text)) and gone
             fine = fine and "DEVICE_REMOVED" in k_text and "DEVICE_REMOVED" in p_text
             details.append("{}: {} keys, {} wheel events, devices gone {}".format(

@@ -208,6 +208,14 @@ struct ActionTests {
             }
             pending = []
         }
+        /// A finger lands at (400, 100) at 1.0 s, moves 12 pt down every 10 ms for 10 frames (1200 pt/s)
+        /// and lifts at 1.11 s: a pan that ends with a velocity to coast on.
+        func flickDown() {
+            down(0, 400, 100); frame(1.0)
+            for i in 1...10 { move(0, 400, 100 + Int32(i) * 12); frame(1.0 + Double(i) * 0.01) }
+            up(0); frame(1.11)
+        }
+
         /// What was written since the last look.
         func written() -> [String] {
             defer { log.entries = [] }
@@ -305,9 +313,7 @@ struct ActionTests {
     @Test("AC5: after the lift the scroll coasts as UIScrollView does, and its lines say coasting")
     func coasting() throws {
         let rig = try Rig(#"{"name": "scroll", "type": "pan", "action": {"scroll": {}}}"#, passthrough: false)
-        rig.down(0, 400, 100); rig.frame(1.0)
-        for i in 1...10 { rig.move(0, 400, 100 + Int32(i) * 12); rig.frame(1.0 + Double(i) * 0.01) }
-        rig.up(0); rig.frame(1.11)
+        rig.flickDown()
         let followed = rig.sum("dy", state: "changed") + rig.sum("dy", state: "ended")
         let v = rig.lines.last.map { _ in 0 } ?? 0
         _ = v
@@ -326,9 +332,7 @@ struct ActionTests {
     @Test("AC5: a finger landing anywhere stops the coasting at once")
     func landingStopsCoasting() throws {
         let rig = try Rig(#"{"name": "scroll", "type": "pan", "action": {"scroll": {}}}"#, passthrough: false)
-        rig.down(0, 400, 100); rig.frame(1.0)
-        for i in 1...10 { rig.move(0, 400, 100 + Int32(i) * 12); rig.frame(1.0 + Double(i) * 0.01) }
-        rig.up(0); rig.frame(1.11)
+        rig.flickDown()
         rig.pipeline.advance(to: 1.3)
         #expect(rig.pipeline.nextDeadline != nil)
         rig.down(1, 50, 50); rig.frame(1.305)
@@ -342,9 +346,7 @@ struct ActionTests {
     func disabledAndUnpluggedStopCoasting() throws {
         for stop in ["disable", "unplug"] {
             let rig = try Rig(#"{"name": "scroll", "type": "pan", "action": {"scroll": {}}}"#, passthrough: false)
-            rig.down(0, 400, 100); rig.frame(1.0)
-            for i in 1...10 { rig.move(0, 400, 100 + Int32(i) * 12); rig.frame(1.0 + Double(i) * 0.01) }
-            rig.up(0); rig.frame(1.11)
+            rig.flickDown()
             rig.pipeline.advance(to: 1.2)
             if stop == "disable" { try rig.pipeline.setEnabled(patterns: ["scroll"], enabled: false, at: 1.2) }
             else { rig.pipeline.setDeviceConfig(nil, device: 0) }
@@ -358,9 +360,7 @@ struct ActionTests {
     @Test("AC5: a scene reload (SIGHUP) stops the coasting; the new scene's actions take over")
     func reloadStopsCoasting() throws {
         let rig = try Rig(#"{"name": "scroll", "type": "pan", "action": {"scroll": {}}}"#, passthrough: false)
-        rig.down(0, 400, 100); rig.frame(1.0)
-        for i in 1...10 { rig.move(0, 400, 100 + Int32(i) * 12); rig.frame(1.0 + Double(i) * 0.01) }
-        rig.up(0); rig.frame(1.11)
+        rig.flickDown()
         rig.pipeline.advance(to: 1.2)
         let next = try Scene.parse(#"{"window": {"width": 800, "height": 480}, "views": [{"name": "v", "frame": [0, 0, 800, 480], "recognizers": [{"name": "menu", "type": "longPress", "action": {"keys": "Escape"}}]}]}"#,
                                    file: "reloaded", systemKeyboard: KeyboardNames())

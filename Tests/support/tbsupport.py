@@ -265,10 +265,12 @@ class LibinputWatcher:
 
     KINDS = ("TOUCH_DOWN", "TOUCH_UP", "TOUCH_CANCEL")
 
-    def __init__(self, node, workdir, tag="libinput"):
+    def __init__(self, node, workdir, tag="libinput", show_keycodes=False):
+        """`show_keycodes`: key events name their keys (libinput hides them by default)."""
         self.path = os.path.join(workdir, "{}.log".format(tag))
         self.out = open(self.path, "w")
-        self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events", "--device", node],
+        self.proc = subprocess.Popen(["stdbuf", "-oL", "libinput", "debug-events"] + (["--show-keycodes"] if show_keycodes else [])
+                                     + ["--device", node],
                                      stdout=self.out, stderr=subprocess.STDOUT)
         end = time.time() + 10
         while "DEVICE_ADDED" not in self.text() and time.time() < end:

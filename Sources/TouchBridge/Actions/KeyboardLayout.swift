@@ -250,19 +250,7 @@ public final class KeyboardLayout: @unchecked Sendable {
         let k = xkb_keysym_from_name(name, XKB_KEYSYM_CASE_INSENSITIVE)
         if k != 0, let n = keysymName(k) { return n }
         // The nearest by edit distance; between equals, the shorter ("Left" before "leftt").
-        func distance(_ a: [Character], _ b: [Character]) -> Int {
-            var prev = Array(0...b.count)
-            for i in 1...max(1, a.count) where !a.isEmpty {
-                var cur = [i] + Array(repeating: 0, count: b.count)
-                for j in stride(from: 1, through: b.count, by: 1) {
-                    cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                }
-                prev = cur
-            }
-            return prev[b.count]
-        }
-        let a = Array(lower)
-        let best = allNames.map { ($0, distance(a, Array($0.lowercased()))) }.min { ($0.1, $0.0.count) < ($1.1, $1.0.count) }
+        let best = allNames.map { ($0, SceneReader.editDistance(name, $0)) }.min { ($0.1, $0.0.count) < ($1.1, $1.0.count) }
         guard let best, best.1 <= max(2, name.count / 3) else { return nil }
         return best.0
     }

@@ -351,30 +351,28 @@ public final class MQTTBridge {
                 now["\(disc)/switch/\(nodeID)/\(Self.objectID(name))/config"] = s.bytes
             }
         }
-        var t = JSONWriter()
-        t.beginObject()
-        t.key("name"); t.staticString("Last touch")
-        t.key("unique_id"); t.string("touchbridge_\(nodeID)_last_touch")
-        t.key("state_topic"); t.string(config.prefix + "/activity")
-        t.key("value_template"); t.staticString("{{ value_json.lastTouch }}")
-        t.key("device_class"); t.staticString("timestamp")
-        availability(&t)
-        deviceBlock(&t)
-        t.endObject()
-        now["\(disc)/sensor/\(nodeID)/last_touch/config"] = t.bytes
-        var b = JSONWriter()
-        b.beginObject()
-        b.key("name"); b.staticString("Touching")
-        b.key("unique_id"); b.string("touchbridge_\(nodeID)_touching")
-        b.key("state_topic"); b.string(config.prefix + "/activity")
-        b.key("value_template"); b.staticString("{{ 'ON' if value_json.touching else 'OFF' }}")
-        availability(&b)
-        deviceBlock(&b)
-        b.endObject()
-        now["\(disc)/binary_sensor/\(nodeID)/touching/config"] = b.bytes
+        now["\(disc)/sensor/\(nodeID)/last_touch/config"] = activityEntity("Last touch", id: "last_touch",
+            template: "{{ value_json.lastTouch }}", deviceClass: "timestamp")
+        now["\(disc)/binary_sensor/\(nodeID)/touching/config"] = activityEntity("Touching", id: "touching",
+            template: "{{ 'ON' if value_json.touching else 'OFF' }}")
         for topic in announced where now[topic] == nil { broker.publish(topic, [], retain: true, qos: 1) }   // gone: cleared
         for (topic, payload) in now.sorted(by: { $0.key < $1.key }) { broker.publish(topic, payload, retain: true, qos: 1) }
         announced = Set(now.keys)
+    }
+
+    /// A sensor's discovery config reading the activity topic through `template`.
+    private func activityEntity(_ name: StaticString, id: StaticString, template: StaticString, deviceClass: StaticString? = nil) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("name"); w.staticString(name)
+        w.key("unique_id"); w.string("touchbridge_\(nodeID)_\(id)")
+        w.key("state_topic"); w.string(config.prefix + "/activity")
+        w.key("value_template"); w.staticString(template)
+        if let deviceClass { w.key("device_class"); w.staticString(deviceClass) }
+        availability(&w)
+        deviceBlock(&w)
+        w.endObject()
+        return w.bytes
     }
 
     /// A discovery object id: letters, digits, _ and - only.

@@ -1,5 +1,5 @@
-import Glibc
 import TouchCore
+import TouchInput
 
 /// The display's power, as the idle manager says it (`set display off|on`), and the touches that only
 /// wake it (README "Screen-aware"): while the display is off, a touch sequence of a device — its first
@@ -82,12 +82,6 @@ struct DisplayGate {
     /// Reads a DRM connector's `dpms` attribute ("On", "Off"): true when it says Off. A file that
     /// cannot be read says nothing (the display counts as on).
     static func dpmsSaysOff(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var buf = [UInt8](repeating: 0, count: 16)
-        let n = read(fd, &buf, buf.count)
-        guard n > 0 else { return false }
-        return String(decoding: buf.prefix(n), as: UTF8.self).hasPrefix("Off")
+        (try? Files.readText(path))?.hasPrefix("Off") ?? false
     }
 }

@@ -115,24 +115,26 @@ struct SceneReader {
         return try a.enumerated().map { try string($0.element, "\(path)[\($0.offset)]") }
     }
 
+    /// Levenshtein distance between two words, ignoring case.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.lowercased()), b = Array(b.lowercased())
+        var prev = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var cur = [i] + Array(repeating: 0, count: b.count)
+            for j in stride(from: 1, through: b.count, by: 1) {
+                cur[j] = Swift.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            prev = cur
+        }
+        return prev[b.count]
+    }
+
     /// The allowed key nearest to a misspelt one, by edit distance.
     static func closest(_ key: String, in allowed: [String]) -> String? {
-        func distance(_ a: String, _ b: String) -> Int {
-            let a = Array(a.lowercased()), b = Array(b.lowercased())
-            var prev = Array(0...b.count)
-            for i in 1...max(1, a.count) where !a.isEmpty {
-                var cur = [i] + Array(repeating: 0, count: b.count)
-                for j in stride(from: 1, through: b.count, by: 1) {
-                    cur[j] = Swift.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                }
-                prev = cur
-            }
-            return prev[b.count]
-        }
         if let prefixed = allowed.first(where: { $0.lowercased().hasPrefix(key.lowercased()) && key.count >= 4 }) {
             return prefixed
         }
-        let best = allowed.map { ($0, distance(key, $0)) }.min { $0.1 < $1.1 }
+        let best = allowed.map { ($0, editDistance(key, $0)) }.min { $0.1 < $1.1 }
         guard let best, best.1 <= max(2, key.count / 3) else { return nil }
         return best.0
     }
