@@ -92,9 +92,16 @@ class Subscriber:
         return out
 
     def stop(self):
+        # mosquitto_sub disconnects from inside its SIGTERM handler, which takes libmosquitto's packet
+        # locks: a signal landing while it acknowledges a QoS 1 message can leave it stuck for good.
+        # Its log is already on disk, so a stuck reader is killed.
         if self.proc.poll() is None:
             self.proc.terminate()
-            self.proc.wait(10)
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
 
 
 @unittest.skipUnless(have_mosquitto(), "needs mosquitto, mosquitto-clients and openssl (make test installs them)")
@@ -251,16 +258,13 @@ class MQTTTests(TestCase):
         self.assertEqual(out.returncode, 1)
         self.assertIn("passwordFile: " + pw + " is readable by group or others (mode 0644)", out.stderr)
         self.assertIn("chmod 600 " + pw, out.stderr)
-        with open(pw, "w") as f:
-            f.write("wrong\n")
-        os.chmod(pw, 0o600)
         config = self.config(broker)
         with open(pw, "w") as f:
-            f.write("wrong\n")
+            f.write("not-the-password\n")
         b = self.bridge(config, d.socket)
         self.assertTrue(wait_for(lambda: "the broker refused the connection" in self.bridge_log(config), timeout=15), self.bridge_log(config))
         self.assertIn("check username and passwordFile", self.bridge_log(config))
-        self.assertNotIn("wrong", self.bridge_log(config).replace("wrong", "", 0) if False else self.bridge_log(config).split("refused")[0])
+        self.assertNotIn("not-the-password", self.bridge_log(config))      # a refused password is never logged either
         b.terminate()
 
     def test_home_assistants_switch_disables_a_recognizer_and_control_off_ignores_commands(self):
