@@ -46,6 +46,8 @@ public final class Application: Responder {
     private var dispatchSerial = 0
     /// Devices already warned about, so a broken device does not flood the log.
     private var warned: Set<String> = []
+    /// Each device's pencil hovering: the hover recognizers it is over (Application+Hover.swift, H10).
+    var hovering: [Int: [HoverGestureRecognizer]] = [:]
 
     public init(window: Window) {
         super.init()
@@ -160,6 +162,20 @@ public final class Application: Responder {
         // Timers due before this frame fire first, so a long press begins at 0.5 s even when the
         // next frame only comes at 0.6 s (D3).
         advance(to: time)
+        // A pencil above the screen, or no longer (H10): the hovers it left end before its tip's touch
+        // begins, and those it comes over begin after its touch has ended.
+        if frame.hover != nil || hovering[frame.device] != nil {
+            let following = leaveHover(frame, at: time)
+            defer { followHover(frame, following) }
+            handleContacts(frame, at: time)
+        } else {
+            handleContacts(frame, at: time)
+        }
+    }
+
+    /// The contacts of a frame whose time has been settled: touches begin, move, end and are cancelled,
+    /// and the event goes to the windows.
+    private func handleContacts(_ frame: DigitizerFrame, at time: Double) {
 
         // The last entry for an id wins.
         let contacts = ContactTable(frame.contacts)
@@ -205,7 +221,7 @@ public final class Application: Responder {
                          "device \(frame.device): contact \(c.id) has a non-finite location; keeping its last one (logged once per device)")
                 location = touch.screenLocation
             }
-            if location != touch.screenLocation || c.force != touch.force {
+            if location != touch.screenLocation || c.force != touch.force || c.pose != touch.pose {
                 touch.phase = .moved
                 touch.previousScreenLocation = touch.screenLocation
                 touch.screenLocation = location
@@ -221,6 +237,7 @@ public final class Application: Responder {
             touch.majorRadiusTolerance = c.majorRadiusTolerance
             touch.force = c.force
             touch.maximumPossibleForce = c.maximumPossibleForce
+            touch.pose = c.pose
         }
         // New contacts: began. The list's storage is kept between frames, taken when a first contact is
         // new and given back empty below: a finger landing allocates its Touch and nothing else here,

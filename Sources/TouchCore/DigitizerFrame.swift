@@ -11,12 +11,74 @@ public struct DigitizerFrame: Sendable, Equatable {
     public var timestamp: Double
     /// Every contact down at `timestamp`.
     public var contacts: [Contact]
+    /// A pencil in range above the screen and not touching it (H9): what hover recognizers follow.
+    /// Nil for finger devices, and for a pen out of range or with its tip down.
+    public var hover: Hover?
+    /// The pencil's barrel buttons held at `timestamp` (a pen device's; empty for fingers).
+    public var pencilButtons: PencilButtons
 
-    public init(device: Int = 0, timestamp: Double, contacts: [Contact]) {
+    public init(device: Int = 0, timestamp: Double, contacts: [Contact], hover: Hover? = nil,
+                pencilButtons: PencilButtons = []) {
         self.device = device
         self.timestamp = timestamp
         self.contacts = contacts
+        self.hover = hover
+        self.pencilButtons = pencilButtons
     }
+
+    /// A pen device's pencil is in range: hovering, or touching with its tip (PR1).
+    public var pencilInRange: Bool {
+        hover != nil || contacts.contains { $0.type == .pencil && !$0.isCancelled }
+    }
+}
+
+/// What a pencil says beyond a finger (T8, T11): how it is tilted and which end is down.
+public struct PencilPose: Sendable, Equatable {
+    /// Radians: π/2 for a pencil upright on the screen, toward 0 as it lies down (UITouch.altitudeAngle).
+    public var altitudeAngle: Double
+    /// The direction the pencil's cap points, projected on the screen: a unit vector in screen points
+    /// (y down). (1, 0) when the device reports no tilt, as UIKit answers for a finger.
+    public var azimuth: Point
+    /// The device reports tilt (ABS_TILT_X/Y): the angles are measured, not defaults.
+    public var hasTilt: Bool
+    /// The eraser end (BTN_TOOL_RUBBER): a pencil touch all the same, that says so on the socket.
+    public var isEraser: Bool
+
+    public init(altitudeAngle: Double = .pi / 2, azimuth: Point = Point(x: 1, y: 0), hasTilt: Bool = false,
+                isEraser: Bool = false) {
+        self.altitudeAngle = altitudeAngle
+        self.azimuth = azimuth
+        self.hasTilt = hasTilt
+        self.isEraser = isEraser
+    }
+
+    /// A finger's, or a pencil's without tilt: upright, azimuth along +x.
+    public static let upright = PencilPose()
+}
+
+/// A pencil above the screen (UIHoverGestureRecognizer's input, H9–H12).
+public struct Hover: Sendable, Equatable {
+    /// Where the pencil is over, in screen points.
+    public var location: Point
+    /// 0 at the surface … 1 at the edge of the pen's range (ABS_DISTANCE); 0 when the device does not say.
+    public var zOffset: Double
+    public var pose: PencilPose
+
+    public init(location: Point, zOffset: Double = 0, pose: PencilPose = .upright) {
+        self.location = location
+        self.zOffset = zOffset
+        self.pose = pose
+    }
+}
+
+/// A pencil's barrel buttons (BTN_STYLUS, BTN_STYLUS2), as held in a frame.
+public struct PencilButtons: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// BTN_STYLUS: button 1 on the socket.
+    public static let primary = PencilButtons(rawValue: 1)
+    /// BTN_STYLUS2: button 2.
+    public static let secondary = PencilButtons(rawValue: 2)
 }
 
 /// One finger (or pen, or palm) on a digitizer.
@@ -38,11 +100,14 @@ public struct Contact: Sendable, Equatable {
     public var maximumPossibleForce: Double
     /// The digitizer's own record of the contact, carried by its touch (`Touch.record`).
     public var record: DigitizerRecord
+    /// A pencil's tilt and end (T11); `.upright` for fingers.
+    public var pose: PencilPose
 
     public init(id: Int, location: Point, majorRadius: Double = 0, force: Double = 0,
                 type: Touch.TouchType = .direct, isCancelled: Bool = false,
                 majorRadiusTolerance: Double = 0, maximumPossibleForce: Double = 0,
-                record: DigitizerRecord = DigitizerRecord()) {
+                record: DigitizerRecord = DigitizerRecord(), pose: PencilPose = .upright) {
+        self.pose = pose
         self.id = id
         self.location = location
         self.majorRadius = majorRadius

@@ -69,6 +69,10 @@ open class GestureRecognizer: CustomStringConvertible {
     public final var isEnabled = true {
         didSet {
             guard oldValue && !isEnabled else { return }
+            if let hover = self as? HoverGestureRecognizer {           // no touch sequence to leave (H10)
+                hover.cancelFollowing()
+                return
+            }
             environment?.gateMayHaveOpened()
             environment?.disabled(self)
         }
@@ -99,6 +103,10 @@ open class GestureRecognizer: CustomStringConvertible {
     public final var delaysTouchesEnded = true {
         didSet { if oldValue && !delaysTouchesEnded { environment?.gateMayHaveOpened() } }
     }
+
+    /// Hover recognizers follow a pencil above the screen, not touches: they take part in no touch
+    /// sequence and never receive a touch (H10). Set by `HoverGestureRecognizer`.
+    final var followsHover = false
 
     /// Discrete recognizers (tap, swipe) go straight from possible to recognized (S2).
     open var isDiscrete: Bool { false }
@@ -190,6 +198,7 @@ open class GestureRecognizer: CustomStringConvertible {
         ObjectIdentifier(LongPressGestureRecognizer.self), ObjectIdentifier(PanGestureRecognizer.self),
         ObjectIdentifier(ScreenEdgePanGestureRecognizer.self), ObjectIdentifier(SwipeGestureRecognizer.self),
         ObjectIdentifier(PinchGestureRecognizer.self), ObjectIdentifier(RotationGestureRecognizer.self),
+        ObjectIdentifier(HoverGestureRecognizer.self),
     ]
 
     /// Whether the delegate says this recognizer runs alongside every other one (X2).
@@ -338,6 +347,26 @@ open class GestureRecognizer: CustomStringConvertible {
             storedState = new
             if new != .failed { sendActions() }
         }
+    }
+
+    /// A recognizer that follows no touch sequence (hover, H10) changes state at once: there is no
+    /// sequence to arbitrate in, the actions run now, and the transition is reported as any other
+    /// (`cause`, and `reason` when there is more to say). `.possible` is the reset after ended or
+    /// cancelled (S4).
+    final func transitionOutsideSequences(to new: State, cause: StaticString, reason: String? = nil) {
+        let old = storedState
+        guard new == .possible ? old.isTerminal : State.isLegalTransition(from: old, to: new, discrete: isDiscrete) else {
+            assertionFailure("S2: illegal transition \(self): \(old) → \(new)")
+            return
+        }
+        storedState = new
+        if let environment = view?.window?.environment {
+            let saved = environment.input
+            environment.input = cause
+            environment.logTransition(self, from: old, to: new, input: reason ?? cause.description)
+            environment.input = saved
+        }
+        if new == .possible { reset() } else if new != .failed { sendActions() }
     }
 
     func sendActions() {

@@ -56,6 +56,8 @@ public final class Touch: Hashable, CustomStringConvertible {
     public internal(set) var force: Double
     public internal(set) var maximumPossibleForce: Double
     public let type: TouchType
+    /// A pencil's tilt and end, as of the latest frame (T11); `.upright` for a finger.
+    public internal(set) var pose: PencilPose
     /// The digitizer's record of the contact as of the location `location(in:)` reports: the latest
     /// frame's, or while a withheld touchesBegan is delivered late (C2), the one it began with.
     public var record: DigitizerRecord { replay?.record ?? currentRecord }
@@ -109,6 +111,31 @@ public final class Touch: Hashable, CustomStringConvertible {
         self.maximumPossibleForce = contact.maximumPossibleForce
         self.type = contact.type
         self.currentRecord = contact.record
+        self.pose = contact.pose
+    }
+
+    // MARK: A pencil's angles (T11)
+
+    /// Radians: π/2 when the pencil stands upright on the screen, smaller as it tilts; π/2 for a finger.
+    public var altitudeAngle: Double { pose.altitudeAngle }
+
+    /// The eraser end of a pencil is down (BTN_TOOL_RUBBER). Not in UIKit: the socket says so.
+    public var isEraser: Bool { pose.isEraser }
+
+    /// The direction the pencil's cap points, as a unit vector in `view`'s space (nil: the window's),
+    /// after every transform between the screen and the view: a view turned 90° sees it turned back.
+    public func azimuthUnitVector(in view: View?) -> Point {
+        let at = replay?.location ?? screenLocation
+        let v = convertFromScreen(at + pose.azimuth, to: view) - convertFromScreen(at, to: view)
+        let length = v.length
+        return length > 0 && length.isFinite ? v / length : Point(x: 1, y: 0)
+    }
+
+    /// The azimuth as an angle in `view`'s space (nil: the window's), radians in (−π, π], 0 along +x and
+    /// growing clockwise on screen (y points down).
+    public func azimuthAngle(in view: View?) -> Double {
+        let v = azimuthUnitVector(in: view)
+        return TouchMath.atan2(v.y, v.x)
     }
 
     /// The touch's location in `view`'s bounds space (nil: window coordinates), T5.

@@ -106,3 +106,10 @@ extension View {
         return window.convertToSuperview(inWindow)
     }
 }
+
+extension Window {
+    /// A point in screen points (the space frames report in) in the window's own space (T5).
+    public func convertFromScreen(_ p: Point) -> Point {
+        View.convertFromScreen(p, window: self, to: nil)
+    }
+}

@@ -75,7 +75,7 @@ struct SceneFileTests {
         (#"{"window": {"width": 8, "height": 4}, "views": [{"name": "a", "frame": [0, 0, 1]}]}"#,
          "s.json:1: views[0].frame: must be an array of 4 numbers [x, y, width, height], found [0,0,1]"),
         (#"{"window": {"width": 8, "height": 4}, "views": [{"name": "a", "frame": [0, 0, 1, 1], "recognizers": [{"name": "t", "type": "tapp"}]}]}"#,
-         #"s.json:1: views[0].recognizers[0].type: unknown recognizer type "tapp" (did you mean "tap"?); one of tap, longPress, pan, screenEdgePan, swipe, pinch, rotation"#),
+         #"s.json:1: views[0].recognizers[0].type: unknown recognizer type "tapp" (did you mean "tap"?); one of tap, longPress, pan, screenEdgePan, swipe, pinch, rotation, hover"#),
         (#"{"window": {"width": 8, "height": 4}, "views": [{"name": "a", "frame": [0, 0, 1, 1], "recognizers": [{"name": "t", "type": "tap", "requireToFail": ["dbl"]}]}]}"#,
          "s.json:1: views[0].recognizers[0].requireToFail[0]: no recognizer is named \"dbl\""),
         (#"{"window": {"width": 8, "height": 4}, "views": [{"name": "a", "frame": [0, 0, 1, 1], "recognizers": [{"name": "t", "type": "tap"}, {"name": "t", "type": "pan"}]}]}"#,
@@ -90,7 +90,7 @@ struct SceneFileTests {
         (#"{"window": {"width": 8, "height": 4}, "views": [{"name": "a", "frame": [0, 0, 1, 1], "hidden": "yes"}]}"#,
          "s.json:1: views[0].hidden: must be true or false, found a string"),
         (#"{"window": {"width": 8, "height": 4}, "colour": "red"}"#,
-         "s.json:1: colour: unknown key \"colour\"; allowed: window, devices, views, keyboard"),
+         "s.json:1: colour: unknown key \"colour\"; allowed: window, devices, views, keyboard, pencilButtons"),
         ("{\"window\": {\"width\": 8, \"height\": 4},\n\"views\": [}", "s.json:2: column 11: unexpected character '}', expected a value"),
     ])
     func errors(text: String, message: String) {

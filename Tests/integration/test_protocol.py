@@ -32,7 +32,7 @@ class ProtocolTests(TestCase):
         kinds = [l["event"] for l in lines]
         self.assertEqual(kinds, ["device", "touch", "touch", "gesture", "touch", "touch", "device"])
         touch = lines[1]
-        self.assertEqual(set(touch), {"event", "time", "device", "id", "phase", "x", "y", "view", "tapCount", "majorRadius", "force"})
+        self.assertEqual(set(touch), {"event", "time", "device", "id", "phase", "x", "y", "view", "tapCount", "majorRadius", "force", "type"})
         self.assertEqual(touch["phase"], "began")
         self.assertEqual(lines[3]["recognizer"], "twoFingerTap")
         self.assertEqual(lines[3]["touches"], 2)

@@ -234,6 +234,15 @@ extension Action {
         return action
     }
 
+    /// Reads a pencil barrel button's action (the scene's `"pencilButtons"`): a click where the pen is,
+    /// or keys, when the button is pressed. Nothing that follows a gesture (scroll, zoom, "on").
+    static func readPencilButton(_ json: JSON, _ path: String, _ r: SceneReader,
+                                 layout: () throws(KeyboardError) -> KeyboardLayout) throws -> Action {
+        _ = try r.object(json, path, allowed: ["click", "count", "keys"])
+        // A press is discrete: read as a tap's action would be, which acts when "recognized".
+        return try read(json, path, for: TapGestureRecognizer(), r, layout: layout)
+    }
+
     /// Writes the action back as a scene file has it (the scene line).
     func write(into w: inout JSONWriter, discrete: Bool) {
         w.beginObject()

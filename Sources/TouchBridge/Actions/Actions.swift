@@ -156,6 +156,18 @@ public final class Actions {
     // MARK: Keys (AC2)
 
     private func type(_ c: KeyChord, _ b: Binding, _ g: GestureRecognizer) {
+        queue(.keyboard, strokes(c))
+        line(b, g.currentTime, state: stateName(g)) { w in
+            w.key("keys"); w.string(c.text)
+            w.key("codes")
+            w.beginArray()
+            for n in c.codeNames { w.string(n) }
+            w.endArray()
+        }
+    }
+
+    /// A chord's events.
+    private func strokes(_ c: KeyChord) -> [input_event] {
         var e: [input_event] = []
         let s = c.stroke
         // As a keyboard sends a chord: the modifiers down together, the key down, the key up, the
@@ -170,14 +182,7 @@ public final class Actions {
             for m in s.modifiers.reversed() { e.append(event(EV_KEY, m, 0)) }
             e.append(syn())
         }
-        queue(.keyboard, e)
-        line(b, g.currentTime, state: stateName(g)) { w in
-            w.key("keys"); w.string(c.text)
-            w.key("codes")
-            w.beginArray()
-            for n in c.codeNames { w.string(n) }
-            w.endArray()
-        }
+        return e
     }
 
     // MARK: Click (AC3)
@@ -195,6 +200,45 @@ public final class Actions {
             if count != 1 { w.key("count"); w.int(count) }
             w.key("x"); w.number(p.x)
             w.key("y"); w.number(p.y)
+        }
+    }
+
+    // MARK: Pencil barrel buttons (README "Pens")
+
+    /// A barrel button bound in the scene (`"pencilButtons"`) was pressed with the pen at `p` (window
+    /// points): a click there, or keys. Its line names the recognizer "pencil" and the state "pressed".
+    func pencilButton(_ button: Int, _ action: Action, at p: Point, device: Int, time: Double) {
+        guard !isFailed else { return }
+        let name = "pencil"
+        switch action.kind {
+        case .click(let pointer, let count):
+            var e = move(to: p, device: device)
+            for _ in 0..<count {
+                e.append(event(EV_KEY, pointer.code, 1)); e.append(syn())
+                e.append(event(EV_KEY, pointer.code, 0)); e.append(syn())
+            }
+            queue(.pointer, e)
+            line(name: name, device: device, time, state: "pressed", action: "click") { w in
+                w.key("button"); w.string(pointer.rawValue)
+                if count != 1 { w.key("count"); w.int(count) }
+                w.key("x"); w.number(p.x)
+                w.key("y"); w.number(p.y)
+                w.key("pencilButton"); w.int(button)
+            }
+        case .keys(let chords):
+            for c in chords {
+                queue(.keyboard, strokes(c))
+                line(name: name, device: device, time, state: "pressed", action: "keys") { w in
+                    w.key("keys"); w.string(c.text)
+                    w.key("codes")
+                    w.beginArray()
+                    for n in c.codeNames { w.string(n) }
+                    w.endArray()
+                    w.key("pencilButton"); w.int(button)
+                }
+            }
+        case .scroll, .zoom:
+            assertionFailure("a pencil button acts with a click or keys only (Action.readPencilButton)")
         }
     }
 
@@ -394,14 +438,19 @@ public final class Actions {
     /// `{"event":"action","time":T,"device":D,"recognizer":R,"state":S,"action":A,…}`.
     private func line(_ b: Binding, _ time: Double, state: StaticString, action: StaticString? = nil,
                       _ fields: (inout JSONWriter) -> Void) {
+        line(name: b.name, device: b.device, time, state: state, action: action ?? b.action.name, fields)
+    }
+
+    private func line(name: String, device: Int?, _ time: Double, state: StaticString, action: StaticString,
+                      _ fields: (inout JSONWriter) -> Void) {
         writer.reset()
         writer.beginObject()
         writer.key("event"); writer.staticString("action")
         writer.key("time"); writer.number(time)
-        writer.key("device"); if let d = b.device { writer.int(d) } else { writer.null() }
-        writer.key("recognizer"); writer.string(b.name)
+        writer.key("device"); if let d = device { writer.int(d) } else { writer.null() }
+        writer.key("recognizer"); writer.string(name)
         writer.key("state"); writer.staticString(state)
-        writer.key("action"); writer.staticString(action ?? b.action.name)
+        writer.key("action"); writer.staticString(action)
         fields(&writer)
         writer.endObject()
         lines.append(writer.bytes)

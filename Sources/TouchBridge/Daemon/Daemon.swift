@@ -15,6 +15,8 @@ public struct DaemonOptions {
     public var replayPaths: [String] = []
     /// Play them again and again (`--replay-loop`).
     public var replayLoop = false
+    /// Play them all at once, interleaved by time, as devices of one screen (`--replay-together`).
+    public var replayTogether = false
     public var replayDescription: String?
     public var replayDelay = 1.0
     public var noDevices = false
@@ -47,6 +49,7 @@ public struct DaemonOptions {
             .option("socket-group", "NAME", "the group that may connect (the socket is mode 0660)"),
             .option("control-group", "NAME", "the group whose members may also control the daemon (set, scene\ncommands); root and the daemon's own user always may"),
             .option("replay", "FILE", "also play a recording as a device (evemu-record, libinput record's YAML,\nevtest text, or E: lines with --replay-desc); repeat it to play several, one\nafter another, each a device of its own; the scene must select it"),
+            .flag("replay-together", "play the --replay recordings at once, interleaved by their times, as devices\nof one screen (a finger panel and a pen: the pen's palm rejection applies)"),
             .flag("replay-loop", "play the recordings again and again (demos); a pass ends as an unplug does,\nand each recording keeps its device index"),
             .option("replay-desc", "FILE", "the device description for a headerless recording"),
             .option("replay-delay", "S", "seconds before the replay starts (default 1)"),
@@ -72,6 +75,10 @@ public struct DaemonOptions {
         o.controlGroup = a["control-group"]
         o.replayPaths = a.values("replay")
         o.replayLoop = a.has("replay-loop")
+        o.replayTogether = a.has("replay-together")
+        if o.replayTogether && o.replayPaths.count < 2 {
+            throw Arguments.Failure(description: "touchbridged: --replay-together plays several recordings at once: name two or more with --replay (a finger panel's and a pen's)")
+        }
         if o.replayLoop && o.replayPaths.isEmpty {
             throw Arguments.Failure(description: "touchbridged: --replay-loop needs a recording to loop (--replay FILE)")
         }
@@ -267,7 +274,8 @@ public final class Daemon {
     /// are made then, once. Without /dev/uinput, or with --no-actions, the log says so once and the
     /// gestures are served all the same.
     func startActionsIfWanted() {
-        let wanted = pipeline.scene.actions.count + pipeline.clientScenes.reduce(0) { $0 + $1.actions.count }
+        let wanted = pipeline.scene.actions.count + pipeline.scene.pencilButtonActions.count
+            + pipeline.clientScenes.reduce(0) { $0 + $1.actions.count }
         guard wanted > 0, pipeline.actions == nil else { return }
         if options.noActions {
             if actionsOff == nil { log.info("--no-actions: the scene's \(wanted) action\(wanted == 1 ? "" : "s") are not performed") }
@@ -310,7 +318,8 @@ public final class Daemon {
         if !options.noDevices { devices.start(replaying: !recordings.isEmpty) }
         if !recordings.isEmpty {
             do {
-                try devices.replay(recordings, delay: options.replayDelay, loop: options.replayLoop)
+                try devices.replay(recordings, delay: options.replayDelay, loop: options.replayLoop,
+                                   together: options.replayTogether)
             } catch {
                 log.error("cannot replay: \(error)")
                 server.shutdown()

@@ -41,15 +41,41 @@ public enum OfflineReplay {
     @discardableResult
     public static func play(_ recording: Recording, scene: Scene?, options: Options, log: Logger,
                             line: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws -> Choice {
+        try play(together: [recording], scene: scene, options: options, log: log, line: line)[0]
+    }
+
+    /// Plays recordings together, as devices of one screen (`replay --together FINGERS PEN`): device
+    /// `deviceIndex`, `deviceIndex + 1`, …, their events interleaved by time. Each pen among them is
+    /// paired with each finger device (palm rejection, PR1–PR4). With a mirror, the finger device is
+    /// the one mirrored: pens are never mirrored.
+    @discardableResult
+    public static func play(together recordings: [Recording], scene: Scene?, options: Options, log: Logger,
+                            line: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws -> [Choice] {
+        precondition(!recordings.isEmpty, "OfflineReplay: nothing to play")
         let passthrough = options.mirrorPath != nil
-        let scene = scene ?? Scene.builtIn(for: recording.device, passthrough: passthrough)
-        let config = try scene.replayConfig(for: recording)
-        let device = options.deviceIndex
-        guard let mapping = DeviceSetup.mapping(recording.device, config, window: scene.window.bounds, udevCalibration: nil) else {
-            throw RecordingError(file: recording.source, line: 1, reason: "the recording's device has no position axes")
+        let fingerIndex = recordings.firstIndex { $0.device.kind != .tablet }
+        let fingers = fingerIndex.map { recordings[$0] }
+        let scene = scene ?? Scene.builtIn(for: (fingers ?? recordings[0]).device, passthrough: passthrough)
+        var players: [RecordingPlayer] = []
+        var choices: [Choice] = []
+        let pipeline = Pipeline(scene: scene, log: log)
+        for (i, recording) in recordings.enumerated() {
+            let config = try scene.replayConfig(for: recording)
+            guard let mapping = DeviceSetup.mapping(recording.device, config, window: scene.window.bounds, udevCalibration: nil) else {
+                throw RecordingError(file: recording.source, line: 1, reason: "the recording's device has no position axes")
+            }
+            players.append(RecordingPlayer(device: recording.device, mapping: mapping, deviceIndex: options.deviceIndex + i) {
+                log.warning("\(recording.source): \($0)")
+            })
+            pipeline.setDeviceConfig(config, device: options.deviceIndex + i)
+            choices.append(Choice(config: config, byEntry: !scene.devices.isEmpty))
+        }
+        for (i, pen) in recordings.enumerated() where pen.device.kind == .tablet {
+            for (j, finger) in recordings.enumerated() where finger.device.kind != .tablet {
+                pipeline.pairPen(options.deviceIndex + i, withFingers: options.deviceIndex + j)
+            }
         }
 
-        let pipeline = Pipeline(scene: scene, log: log)
         pipeline.wantsTouches = options.topics.contains(.touches)
         pipeline.wantsRecognizers = options.topics.contains(.recognizers)
         pipeline.onLines = { topic, bytes in
@@ -61,49 +87,63 @@ public enum OfflineReplay {
                 start = i + 1
             }
         }
-
-        pipeline.setDeviceConfig(config, device: device)
         if options.actions {
             pipeline.startActions(Actions(devices: nil, log: log)) { _ in }
         }
 
-        var mirror: EvemuWriter?
+        var mirror: (writer: EvemuWriter, device: Int)?
         if let path = options.mirrorPath {
             guard scene.allowsPassthrough else {
                 throw SceneError(file: scene.source, line: nil, path: "", message: "--mirror needs a scene loaded for pass-through")
             }
-            let description = MirrorDescription.of(recording.device)
+            guard let fingers, let index = fingerIndex else {
+                throw RecordingError(file: recordings[0].source, line: 1, reason: "\"\(recordings[0].device.name)\" is a pen: pens are never mirrored (the compositor reads the pen itself); --mirror needs a finger device")
+            }
+            let description = MirrorDescription.of(fingers.device)
             let writer = try EvemuWriter(path: path, device: description, comments: [
-                "What touchbridged's pass-through mirror of \"\(recording.device.name)\" would be sent",
-                "replaying \(Files.baseName(recording.source)) through \(scene.source == "built-in default" ? "the built-in pass-through scene" : Files.baseName(scene.source)); times are the source's",
+                "What touchbridged's pass-through mirror of \"\(fingers.device.name)\" would be sent",
+                "replaying \(Files.baseName(fingers.source)) through \(scene.source == "built-in default" ? "the built-in pass-through scene" : Files.baseName(scene.source)); times are the source's",
             ])
-            pipeline.addMirror(device: device, name: recording.device.name, source: recording.device, sink: writer)
-            mirror = writer
+            let device = options.deviceIndex + index
+            pipeline.addMirror(device: device, name: fingers.device.name, source: fingers.device, sink: writer)
+            mirror = (writer, device)
         }
 
-        var player = RecordingPlayer(device: recording.device, mapping: mapping, deviceIndex: device) {
-            log.warning("\(recording.source): \($0)")
-        }
-        let node = "replay:" + recording.source
         if options.topics.contains(.scene) { pipeline.sceneLine().withUnsafeBufferPointer(line) }
         if options.topics.contains(.devices) {
-            DeviceLine.encode(action: "added", device: device, node: node, name: recording.device.name).withUnsafeBufferPointer(line)
+            for (i, r) in recordings.enumerated() {
+                DeviceLine.encode(action: "added", device: options.deviceIndex + i, node: "replay:" + r.source, name: r.device.name).withUnsafeBufferPointer(line)
+            }
         }
-        for e in recording.events {
-            if let f = player.play(e) { pipeline.handle(f) }
+        // Interleaved by time; at equal times, in the order the recordings were named.
+        var next = [Int](repeating: 0, count: recordings.count)
+        while true {
+            var pick: Int?
+            for i in recordings.indices where next[i] < recordings[i].events.count {
+                if let p = pick, recordings[p].events[next[p]].time <= recordings[i].events[next[i]].time { continue }
+                pick = i
+            }
+            guard let i = pick else { break }
+            let e = recordings[i].events[next[i]]
+            next[i] += 1
+            if let f = players[i].play(e) { pipeline.handle(f) }
         }
         pipeline.finish()
-        // The end of the recording: the device went away (C7).
-        pipeline.handle(player.cancelAll(at: pipeline.currentTime))
+        // The end of the recordings: the devices went away (C7).
+        for i in players.indices {
+            pipeline.handle(players[i].cancelAll(at: pipeline.currentTime))
+        }
         pipeline.finish()
         if options.topics.contains(.devices) {
-            DeviceLine.encode(action: "removed", device: device, node: node, name: recording.device.name).withUnsafeBufferPointer(line)
+            for (i, r) in recordings.enumerated() {
+                DeviceLine.encode(action: "removed", device: options.deviceIndex + i, node: "replay:" + r.source, name: r.device.name).withUnsafeBufferPointer(line)
+            }
         }
         if let mirror {
-            pipeline.removeMirror(device: device, at: pipeline.currentTime)
-            try mirror.close()
+            pipeline.removeMirror(device: mirror.device, at: pipeline.currentTime)
+            try mirror.writer.close()
         }
-        return Choice(config: config, byEntry: !scene.devices.isEmpty)
+        return choices
     }
 
     /// Every line of a replay, collected (for tests; `touchbridgectl replay` streams them).

@@ -73,6 +73,10 @@ public final class Pipeline {
     /// gate: a touch that only wakes the display is activity too).
     public var wantsActivity = false
     private var touchingDevices: Set<Int> = []
+    /// Pens and the fingers they make palms of (PR1–PR4).
+    private var palms = PalmRejection()
+    /// Each pen's barrel buttons as last told.
+    private var pencilButtons: [Int: PencilButtons] = [:]
 
     public init(scene: Scene, log: Logger) {
         self.scene = scene
@@ -160,9 +164,13 @@ public final class Pipeline {
     /// Device `device` maps through `config` (nil: it went away, and a coast it drove stops).
     public func setDeviceConfig(_ config: DeviceConfig?, device: Int) {
         deviceConfigs[device] = config
-        if config == nil {
+        if let config {
+            palms.setEnabled(config.palmRejection, device: device)
+        } else {
             actions?.stopCoasting(device: device)
             displayGate.forget(device: device)
+            palms.forget(device: device)
+            pencilButtons[device] = nil
         }
         displayGate.readsDPMS = deviceConfigs.values.contains { $0.dpms != nil }
     }
@@ -245,9 +253,71 @@ public final class Pipeline {
         passthrough?.remove(device: device, at: time)
     }
 
+    // MARK: Pens (README "Pens")
+
+    /// `pen` shares a screen with the finger device `finger`: while it is in range, and for the
+    /// hold-off after, fingers on `finger` are palms (PalmRejection, PR1–PR4).
+    public func pairPen(_ pen: Int, withFingers finger: Int) {
+        palms.pair(pen: pen, finger: finger)
+    }
+
+    /// Seconds after a pen leaves in which a finger landing is still a palm (`--palm-holdoff`).
+    public var palmHoldoff: Double {
+        get { palms.holdoff }
+        set { palms.holdoff = newValue }
+    }
+
+    /// `{"event":"pencil","time":T,"device":D,"button":1|2,"state":"pressed"|"released","x":X,"y":Y}` on
+    /// the gestures topic for each barrel button that changed, and the scene's `pencilButtons` action
+    /// on a press.
+    private func notePencilButtons(_ frame: DigitizerFrame) {
+        let before = pencilButtons[frame.device] ?? []
+        guard frame.pencilButtons != before else { return }
+        pencilButtons[frame.device] = frame.pencilButtons.isEmpty ? nil : frame.pencilButtons
+        let at = frame.hover?.location ?? frame.contacts.first { $0.type == .pencil && !$0.isCancelled }?.location
+        let p = scene.window.convertFromScreen(at ?? .zero)
+        for (n, button) in [(1, PencilButtons.primary), (2, PencilButtons.secondary)]
+        where frame.pencilButtons.contains(button) != before.contains(button) {
+            let pressed = frame.pencilButtons.contains(button)
+            if let onLines {
+                var w = JSONWriter()
+                w.beginObject()
+                w.key("event"); w.staticString("pencil")
+                w.key("time"); w.number(frame.timestamp)
+                w.key("device"); w.int(frame.device)
+                w.key("button"); w.int(n)
+                w.key("state"); w.staticString(pressed ? "pressed" : "released")
+                w.key("x"); w.number(p.x)
+                w.key("y"); w.number(p.y)
+                w.endObject()
+                w.bytes.withUnsafeBufferPointer { onLines(.gestures, $0) }
+            }
+            if pressed, let action = scene.pencilButtonActions[n], let actions {
+                actions.pencilButton(n, action, at: p, device: frame.device, time: frame.timestamp)
+            }
+        }
+        if actions?.hasPending == true { actions?.flush() }
+    }
+
     // MARK: The event queue
 
+    /// Takes a device's frame: a pen's barrel buttons are told, palms are left out (PR1–PR4), and the
+    /// rest goes on to the application.
     public func handle(_ frame: DigitizerFrame) {
+        if !frame.pencilButtons.isEmpty || pencilButtons[frame.device] != nil { notePencilButtons(frame) }
+        if palms.isIdle {
+            deliver(frame)
+        } else if palms.isPen(frame.device) {
+            for cancel in palms.penFrame(frame) { deliver(cancel) }
+            deliver(frame)
+        } else if palms.guards(frame.device) {
+            deliver(palms.fingerFrame(frame))
+        } else {
+            deliver(frame)
+        }
+    }
+
+    private func deliver(_ frame: DigitizerFrame) {
         if wantsActivity { noteActivity(frame) }
         if displayGate.isActive && swallowed(frame) { return }
         guard passthrough != nil || !retiring.isEmpty || actions != nil else {

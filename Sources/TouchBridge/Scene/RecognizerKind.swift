@@ -4,7 +4,7 @@ import TouchCore
 /// `"type"` field (docs/protocol.md): one vocabulary for both. `custom` is a recognizer of a class the
 /// scene format does not know (one added by a library user).
 enum RecognizerKind: CaseIterable {
-    case tap, longPress, pan, screenEdgePan, swipe, pinch, rotation, custom
+    case tap, longPress, pan, screenEdgePan, swipe, pinch, rotation, hover, custom
 
     init(_ g: GestureRecognizer) {
         switch g {
@@ -15,6 +15,7 @@ enum RecognizerKind: CaseIterable {
         case is SwipeGestureRecognizer: self = .swipe
         case is PinchGestureRecognizer: self = .pinch
         case is RotationGestureRecognizer: self = .rotation
+        case is HoverGestureRecognizer: self = .hover
         default: self = .custom
         }
     }
@@ -28,6 +29,7 @@ enum RecognizerKind: CaseIterable {
         case .swipe: "swipe"
         case .pinch: "pinch"
         case .rotation: "rotation"
+        case .hover: "hover"
         case .custom: "custom"
         }
     }

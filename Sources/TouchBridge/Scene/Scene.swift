@@ -29,6 +29,9 @@ public final class Scene {
     public internal(set) var reservedViews: [View] = []
     /// What recognizers do on the desktop (README "Actions"), in the order the file declares them.
     public internal(set) var actions: [(recognizer: GestureRecognizer, action: Action)] = []
+    /// What a pencil's barrel buttons do (`"pencilButtons"`: 1 for BTN_STYLUS, 2 for BTN_STYLUS2), when
+    /// pressed: a click where the pen is, or keys (README "Pens").
+    public internal(set) var pencilButtonActions: [Int: Action] = [:]
     /// The scene's `"keyboard"` as written (nil: the system's layout), and the layout its keys
     /// actions were resolved in.
     public internal(set) var keyboard: KeyboardNames?
@@ -108,7 +111,7 @@ public final class Scene {
             throw SceneError(file: file, line: e.line, path: "", message: "column \(e.column): \(e.message)")
         }
         let r = SceneReader(file: file, lines: parser.lines)
-        let top = try r.object(json, "", allowed: ["window", "devices", "views", "keyboard"])
+        let top = try r.object(json, "", allowed: ["window", "devices", "views", "keyboard", "pencilButtons"])
         func member(_ k: String) -> JSON? { top.first { $0.0 == k }?.1 }
 
         guard let windowJSON = member("window") else { throw r.error("", "missing \"window\": {\"width\": W, \"height\": H}") }
@@ -139,12 +142,22 @@ public final class Scene {
             for (i, entry) in list.enumerated() { window.addSubview(try builder.view(entry, "views[\(i)]")) }
         }
         try builder.link()
+        var pencilButtons: [Int: Action] = [:]
+        if let b = member("pencilButtons") {
+            for (key, v) in try r.object(b, "pencilButtons", allowed: ["1", "2"]) {
+                let names = builder.keyboard
+                pencilButtons[Int(key)!] = try Action.readPencilButton(v, r.join("pencilButtons", key), r) { () throws(KeyboardError) in
+                    try KeyboardLayout.compiled(names)
+                }
+            }
+        }
         if let w = window as? PassthroughWindow { w.reserve(builder.reserved) }
         let scene = Scene(window: window, devices: devices, recognizers: builder.recognizers.map(\.recognizer),
                           views: builder.views, source: file, isDefault: false, delegate: builder.delegate)
         scene.passesEveryDevice = passthrough
         scene.reservedViews = builder.reserved
         scene.actions = builder.actions
+        scene.pencilButtonActions = pencilButtons
         scene.keyboard = keyboard
         scene.keyboardLayout = builder.keyboard
         scene.warnings = builder.warnings + builder.unreachable(in: window)
@@ -173,7 +186,7 @@ public final class Scene {
     static func parseDevice(_ json: JSON, _ path: String, _ r: SceneReader) throws -> DeviceConfig {
         let members = try r.object(json, path, allowed: ["name", "vendorProduct", "devnode", "property", "rotation",
                                                           "flipX", "flipY", "calibration", "grab", "tablets", "region",
-                                                          "passthrough", "pointerArea", "dpms"])
+                                                          "passthrough", "pointerArea", "dpms", "palmRejection"])
         var c = DeviceConfig()
         for (k, v) in members {
             let p = r.join(path, k)
@@ -202,6 +215,7 @@ public final class Scene {
             case "grab": c.grab = try r.bool(v, p)
             case "tablets": c.tablets = try r.bool(v, p)
             case "passthrough": c.passthrough = try r.bool(v, p)
+            case "palmRejection": c.palmRejection = try r.bool(v, p)
             case "region":
                 let f = try r.numbers(v, p, count: 4, what: "[x, y, width, height] in window points")
                 guard f[2] > 0, f[3] > 0 else { throw r.error(p, "width and height must be greater than 0") }

@@ -24,8 +24,13 @@ public struct DeviceConfig: Equatable, Sendable {
     public var calibration: [Double]?
     /// Take the device exclusively (EVIOCGRAB).
     public var grab = false
-    /// Also accept pen tablets (ID_INPUT_TABLET).
+    /// Also accept pen tablets that are not display pens (ID_INPUT_TABLET without INPUT_PROP_DIRECT:
+    /// an Intuos on the desk). Display pens are accepted by default (README "Pens").
     public var tablets = false
+    /// While a pen of this device's screen is in range (and for a hold-off after), fingers are palms
+    /// (PalmRejection, PR1–PR4). On by default; false on either the finger panel's or the pen's entry
+    /// turns it off for the pair.
+    public var palmRejection = true
     /// The part of the window the device maps onto (default: all of it), e.g. one of two screens.
     public var region: Rect?
     /// Pass-through (README "Pass-through"): the device is grabbed and the compositor reads a mirror

@@ -92,6 +92,23 @@ public struct CoordinateMapping: Equatable, Sendable {
             if flipY { ny = 1 - ny }
             return Point(x: target.minX + nx * target.width, y: target.minY + ny * target.height)
         }
+
+        /// A displacement of (dx, dy) raw units in window points: `map`'s linear part (the calibration's
+        /// 2×2 part, the rotation, the flips, the target's scale), for directions such as a pen's tilt.
+        func direction(dx: Double, dy: Double) -> Point {
+            var nx = dx / xSpan, ny = dy / ySpan
+            let m = matrix
+            (nx, ny) = (m.a * nx + m.b * ny, m.d * nx + m.e * ny)
+            switch rotation {
+            case .none: break
+            case .clockwise90: (nx, ny) = (-ny, nx)
+            case .upsideDown: (nx, ny) = (-nx, -ny)
+            case .clockwise270: (nx, ny) = (ny, -nx)
+            }
+            if flipX { nx = -nx }
+            if flipY { ny = -ny }
+            return Point(x: nx * target.width, y: ny * target.height)
+        }
     }
 
     /// Points per raw unit along the panel's x axis, for sizes such as ABS_MT_TOUCH_MAJOR.

@@ -45,6 +45,7 @@ public struct FrameAssembler {
         case slots(SlotMode)
         case anonymous(AnonymousMode)
         case single(SingleMode)
+        case pen(PenMode)
         /// Only while a mode's state is out of the enum to be changed in place (`withMode`).
         case moving
     }
@@ -68,7 +69,9 @@ public struct FrameAssembler {
         case .tablet: touchType = .pencil
         case .touchscreen, .other: touchType = .direct
         }
-        switch device.touchProtocol ?? .singleTouch {
+        switch device.kind == .tablet ? nil : device.touchProtocol ?? .singleTouch {
+        case nil:
+            mode = .pen(PenMode(device: device))
         case .slots(let n):
             mode = .slots(SlotMode(slots: SlotTable(count: n), current: Int(device.absInfo[AbsCode.mtSlot]?.value ?? 0)))
         case .anonymousContacts:
@@ -85,7 +88,8 @@ public struct FrameAssembler {
     /// out of the enum first, so that nothing else holds its arrays while they change.
     private mutating func withMode<R>(slots: (inout SlotMode, inout FrameAssembler) -> R,
                                       anonymous: (inout AnonymousMode, inout FrameAssembler) -> R,
-                                      single: (inout SingleMode, inout FrameAssembler) -> R) -> R {
+                                      single: (inout SingleMode, inout FrameAssembler) -> R,
+                                      pen: (inout PenMode, inout FrameAssembler) -> R) -> R {
         switch mode {
         case .slots(var m):
             mode = .moving
@@ -99,6 +103,10 @@ public struct FrameAssembler {
             mode = .moving
             defer { mode = .single(m) }
             return single(&m, &self)
+        case .pen(var m):
+            mode = .moving
+            defer { mode = .pen(m) }
+            return pen(&m, &self)
         case .moving:
             preconditionFailure("FrameAssembler: a mode's state was used while it was being changed")
         }
@@ -114,7 +122,8 @@ public struct FrameAssembler {
     public mutating func seed(from state: KernelState) {
         withMode(slots: { m, _ in m.seed(from: state) },
                  anonymous: { m, _ in m.heldAtOpen = state.keys.contains(KeyCode.touch) },
-                 single: { m, a in m.kernel = state; m.heldAtOpen = m.isDown(a.device) })
+                 single: { m, a in m.kernel = state; m.heldAtOpen = m.isDown(a.device) },
+                 pen: { m, _ in m.seed(from: state) })
     }
 
     /// No contact is down on the device, ours or not: the kernel's state is neutral (every slot's
@@ -124,6 +133,7 @@ public struct FrameAssembler {
         case .slots(let m): return m.isNeutral
         case .anonymous(let m): return !m.heldAtOpen && m.previous.isEmpty
         case .single(let m): return !m.heldAtOpen && !m.isDown(device)
+        case .pen(let m): return m.isNeutral
         case .moving: return false
         }
     }
@@ -156,7 +166,8 @@ public struct FrameAssembler {
         }
         return withMode(slots: { m, a in m.frame(events, time: e.time, &a) },
                         anonymous: { m, a in m.frame(events, time: e.time, &a) },
-                        single: { m, a in m.frame(events, time: e.time, &a) })
+                        single: { m, a in m.frame(events, time: e.time, &a) },
+                        pen: { m, a in m.frame(events, time: e.time, &a) })
     }
 
     /// Takes a run of events, as one read(2) returns them; `frame` gets each frame they complete.
@@ -186,6 +197,12 @@ public struct FrameAssembler {
                             m.kernel = state
                             a.cancelVanished = true
                             return m.frame(time: time, &a)
+                        },
+                        pen: { m, a in
+                            m.kernel = state
+                            m.updateTip()
+                            a.cancelVanished = true
+                            return m.frame(time: time, &a)
                         })
     }
 
@@ -195,7 +212,8 @@ public struct FrameAssembler {
         frameEvents.removeAll(keepingCapacity: true)
         let contacts = withMode(slots: { m, a in m.cancelAll(&a) },
                                 anonymous: { m, a in m.cancelAll(&a) },
-                                single: { m, a in m.cancelAll(&a) })
+                                single: { m, a in m.cancelAll(&a) },
+                                pen: { m, a in m.cancelAll(&a) })
         return DigitizerFrame(device: deviceIndex, timestamp: time, contacts: contacts)
     }
 
@@ -226,6 +244,22 @@ public struct FrameAssembler {
             contact.majorRadiusTolerance = mapping.pointsPerUnit / 2
         }
         return contact
+    }
+
+    /// A raw position in window points, clamped to the axis range as every contact's is.
+    mutating func mapped(x: Int32, y: Int32) -> Point {
+        plainMapping.map(x: clamp(x, mapping.xAxis, "x"), y: clamp(y, mapping.yAxis, "y"))
+    }
+
+    /// A raw displacement in window points (the mapping's linear part).
+    func direction(dx: Double, dy: Double) -> Point {
+        plainMapping.direction(dx: dx, dy: dy)
+    }
+
+    /// The device is a pen (PenMode): its frames carry hover and barrel buttons.
+    public var isPen: Bool {
+        if case .pen = mode { return true }
+        return false
     }
 
     /// A protocol A contact as a frame's contact.

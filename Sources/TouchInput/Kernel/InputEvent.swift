@@ -43,6 +43,12 @@ public enum SynCode {
 public enum KeyCode {
     public static let touch: UInt16 = 0x14a, toolPen: UInt16 = 0x140, toolRubber: UInt16 = 0x141
     public static let toolFinger: UInt16 = 0x145, toolDoubleTap: UInt16 = 0x14d, left: UInt16 = 0x110
+    /// The other pen tools a tablet may say are in range (libinput takes each as a pen of its own kind).
+    public static let toolBrush: UInt16 = 0x142, toolPencil: UInt16 = 0x143, toolAirbrush: UInt16 = 0x144
+    /// A pen's barrel buttons: BTN_STYLUS (the lower, "button 1") and BTN_STYLUS2.
+    public static let stylus: UInt16 = 0x14b, stylus2: UInt16 = 0x14c
+    /// Every key that says a pen tool is in range.
+    public static let penTools: [UInt16] = [toolPen, toolRubber, toolBrush, toolPencil, toolAirbrush]
     public static let max: UInt16 = 0x2ff
 
     static let names: [UInt16: String] = [touch: "BTN_TOUCH", toolFinger: "BTN_TOOL_FINGER", toolPen: "BTN_TOOL_PEN"]
@@ -55,6 +61,10 @@ public enum AbsCode {
     public static let y: UInt16 = 0x01
     /// ABS_PRESSURE.
     public static let pressure: UInt16 = 0x18
+    /// ABS_DISTANCE: how far a pen is above the surface (larger is farther).
+    public static let distance: UInt16 = 0x19
+    /// ABS_TILT_X, ABS_TILT_Y: a pen's tilt; units per radian as resolution when the range spans 0.
+    public static let tiltX: UInt16 = 0x1a, tiltY: UInt16 = 0x1b
     /// ABS_MT_SLOT: the slot the following ABS_MT_* events are for (protocol B).
     public static let mtSlot: UInt16 = 0x2f
     /// ABS_MT_TOUCH_MAJOR: the contact's major axis, in surface units.

@@ -10,14 +10,19 @@ extension Ctl {
         .flag("actions", "also print the actions the scene's recognizers would write (keys, clicks,\nscrolling with its coasting, zoom)"),
         .flag("verbose", "log every recognizer's transitions, their causes and why one failed, on stderr"),
         .option("desc", "FILE", "the device description for a recording of E: lines only"),
+        .flag("together", "play the recordings at once, interleaved by their times, as devices of one\nscreen: a finger panel and a pen (--together FINGERS PEN), with the pen's palm rejection"),
         .option("mirror", "OUT", "also write what a pass-through mirror would be sent, as an evemu recording\n(one recording)"),
         .option("html", "OUT", "also write a self-contained HTML report: the views, every touch, a lane per\nrecognizer with its states and reasons (one recording)"),
     ]) { a in
         guard !a.positional.isEmpty else { try a.expect(1, "at least one recording") ; return 2 }
-        if a["mirror"] != nil && a.positional.count > 1 {
+        let together = a.has("together")
+        if together && a.positional.count < 2 {
+            throw Arguments.Failure(description: "touchbridgectl replay: --together plays several recordings at once: name two or more (FINGERS PEN)")
+        }
+        if a["mirror"] != nil && a.positional.count > 1 && !together {
             throw Arguments.Failure(description: "touchbridgectl replay: --mirror writes one recording's mirror: name one recording")
         }
-        if a["html"] != nil && a.positional.count > 1 {
+        if a["html"] != nil && (a.positional.count > 1 || together) {
             throw Arguments.Failure(description: "touchbridgectl replay: --html writes one recording's report: name one recording")
         }
         // --verbose: every recognizer's transitions, with what caused them, on stderr (why a gesture
@@ -34,6 +39,18 @@ extension Ctl {
         if let htmlPath = a["html"] {
             return try replayReport(a.positional[0], to: htmlPath, scenePath: scenePath, printed: printed,
                                     options: options, log: log, out: &out, description: a["desc"])
+        }
+        if together {
+            let recordings = try a.positional.map { path in
+                let r = try Recording.load(path: path, descriptionPath: a["desc"])
+                try r.requireEvents()
+                return r
+            }
+            let scene = try scenePath.map { try Scene.load(path: $0, passthrough: passthrough) }
+            let used = try OfflineReplay.play(together: recordings, scene: scene, options: options, log: log) { out.line($0) }
+            out.flush()
+            for (i, path) in a.positional.enumerated() { tell(path, recordings[i], used[i]) }
+            return 0
         }
         for (index, path) in a.positional.enumerated() {
             let recording = try Recording.load(path: path, descriptionPath: a["desc"])

@@ -90,8 +90,9 @@ public final class InputDevices {
     }
 
     /// Plays recordings as devices (`touchbridged --replay`, ReplayQueue).
-    public func replay(_ recordings: [(path: String, recording: Recording)], delay: Double, loop: Bool) throws {
-        try replays.start(recordings, delay: delay, loop: loop)
+    public func replay(_ recordings: [(path: String, recording: Recording)], delay: Double, loop: Bool,
+                       together: Bool = false) throws {
+        try replays.start(recordings, delay: delay, loop: loop, together: together)
     }
 
     /// Closes every device and ends every replay (on exit): what is down on them is cancelled.

@@ -2,7 +2,9 @@ import TouchCore
 import TouchInput
 
 /// `touchbridged --replay`: recordings played as live devices, one after another, each a device of its
-/// own, the first after a delay; with `--replay-loop`, again and again. Each recording keeps its device
+/// own, the first after a delay; with `--replay-together`, all at once on their own times, as devices of
+/// one screen (a pen and a finger panel: the pen's palm rejection applies); with `--replay-loop`, again
+/// and again. Each recording keeps its device
 /// index on every pass: it is one device that comes and goes, so clients (and `set --device N`) can
 /// follow it. The end of a recording is its device going away: once the pending timers have run,
 /// touches still down are cancelled.
@@ -10,6 +12,10 @@ final class ReplayQueue {
     private unowned let devices: InputDevices
     private var queue: [(path: String, recording: Recording, index: Int)] = []
     private var loops = false
+    /// Every recording of the queue plays at once (`--replay-together`).
+    private var together = false
+    /// The recordings of the current pass still playing, when they play together.
+    private var stillPlaying = 0
     /// A recording of the loop's current pass played (a loop of recordings none of which can play ends).
     private var passPlayed = false
     /// The recordings playing now (one at a time, but a finishing one may overlap the next's start).
@@ -20,7 +26,7 @@ final class ReplayQueue {
     }
 
     /// Queues `recordings` (each given its device index now) and starts the first after `delay` s.
-    func start(_ recordings: [(path: String, recording: Recording)], delay: Double, loop: Bool) throws {
+    func start(_ recordings: [(path: String, recording: Recording)], delay: Double, loop: Bool, together: Bool = false) throws {
         for (path, r) in recordings where r.device.positionAxes == nil {
             throw RecordingError(file: path, line: 1, reason: "the recording's device has no position axes")
         }
@@ -28,7 +34,21 @@ final class ReplayQueue {
         for (_, r) in recordings { _ = try devices.pipeline.scene.replayConfig(for: r) }
         queue = recordings.map { (path: $0.path, recording: $0.recording, index: devices.takeIndex()) }
         loops = loop
-        play(0, delay: delay)
+        self.together = together
+        if together { playAll(delay: delay) } else { play(0, delay: delay) }
+    }
+
+    /// Every recording at once, on one time line; pens paired with the finger devices among them.
+    private func playAll(delay: Double) {
+        let origin = queue.compactMap { $0.recording.events.first?.time }.min()
+        stillPlaying = queue.count
+        for position in queue.indices { play(position, delay: delay, origin: origin) }
+        let pipeline = devices.pipeline
+        for pen in queue where pen.recording.device.kind == .tablet {
+            for finger in queue where finger.recording.device.kind != .tablet {
+                pipeline.pairPen(pen.index, withFingers: finger.index)
+            }
+        }
     }
 
     /// Ends every replay now, as if its device went away (the daemon stops).
@@ -39,7 +59,7 @@ final class ReplayQueue {
         playing = []
     }
 
-    private func play(_ position: Int, delay: Double) {
+    private func play(_ position: Int, delay: Double, origin: Double? = nil) {
         let (path, recording, index) = queue[position]
         let pipeline = devices.pipeline, log = devices.log
         let config: DeviceConfig
@@ -61,6 +81,7 @@ final class ReplayQueue {
             log.error("cannot replay \(path): \(error)")
             return finished(position)
         }
+        source.origin = origin
         var mirror: UinputDevice?
         source.onFrame = { [unowned self, unowned source] in
             pipeline.handle($0)
@@ -73,7 +94,7 @@ final class ReplayQueue {
             pipeline.setDeviceConfig(live, device: index)
             // A replay that passes through gets a mirror too (nothing to grab: nobody else reads a
             // recording): a demo of what the compositor would get.
-            if config.passthrough && pipeline.scene.allowsPassthrough {
+            if config.passthrough && pipeline.scene.allowsPassthrough && recording.device.kind != .tablet {   // pens never
                 do {
                     let m = try DeviceSetup.uinputMirror(of: recording.device, sourceNode: "replay")
                     mirror = m
@@ -107,6 +128,17 @@ final class ReplayQueue {
     /// start. A loop goes round again only if a recording of the last pass played.
     private func finished(_ position: Int, played: Bool = false) {
         if played { passPlayed = true }
+        if together {
+            stillPlaying -= 1
+            guard stillPlaying == 0 else { return }
+            guard loops else { return }
+            guard passPlayed else {
+                devices.log.warning("--replay-loop: no recording of the queue could play; the loop ends")
+                return
+            }
+            passPlayed = false
+            return playAll(delay: 0.2)
+        }
         let next = position + 1
         if next < queue.count { return play(next, delay: 0.2) }
         guard loops else { return }

@@ -12,6 +12,10 @@ final class ReplaySource: MappedSource {
     private let timer: Timer
     private let loop: EventLoop
     private let delay: Double
+    /// The recording time that plays `delay` s after `start()`: its first event's, or with recordings
+    /// played together (`--replay-together`), the earliest first event of them all, so that they keep
+    /// their times relative to each other.
+    var origin: Double?
     private var offset = 0.0
     private var next = 0
     private(set) var isPlaying = false
@@ -43,7 +47,7 @@ final class ReplaySource: MappedSource {
     }
 
     func start() {
-        offset = monotonicNow() + delay - (recording.events.first?.time ?? 0)
+        offset = monotonicNow() + delay - (origin ?? recording.events.first?.time ?? 0)
         try? loop.add(timer.fd) { [unowned self] _ in self.fire() }
         timer.arm(at: (recording.events.first?.time ?? 0) + offset)
     }

@@ -66,7 +66,11 @@ enum GestureLine {
         w.json.fragment(#"{"event":"gesture","time":"#)
         w.time(g.currentTime)
         w.json.fragment(#","device":"#)
-        if let d = g.gestureTouches.first?.device { w.json.int(d) } else { w.json.null() }
+        if let d = g.gestureTouches.first?.device ?? (fields.kind == .hover ? unsafeDowncast(g, to: HoverGestureRecognizer.self).hoverDevice : nil) {
+            w.json.int(d)
+        } else {
+            w.json.null()
+        }
         w.json.raw(fields.recognizerAndType.bytes)
         w.json.fragment(state(g))
         if g.viewNameVersion != fields.viewNameVersion { fields.update(g) }
@@ -105,6 +109,18 @@ enum GestureLine {
             w.json.number(r.rotation)
             w.json.fragment(#","velocity":"#)
             w.json.number(r.velocity)
+        case .hover:
+            // zOffset always; a pencil's eraser end and its angles (window coordinates) as a touch's (T11).
+            let h = unsafeDowncast(g, to: HoverGestureRecognizer.self)
+            w.json.fragment(#","zOffset":"#)
+            w.json.number(h.zOffset)
+            if h.isEraser { w.json.fragment(#","eraser":true"#) }
+            if h.pose.hasTilt {
+                w.json.fragment(#","altitude":"#)
+                w.json.number(h.altitudeAngle)
+                w.json.fragment(#","azimuth":"#)
+                w.json.number(h.azimuthAngle(in: nil))
+            }
         case .longPress, .custom:
             break
         }

@@ -68,6 +68,7 @@ enum SceneLine {
         w.key("tablets"); w.bool(d.tablets)
         if let r = d.region { w.key("region"); numbers([r.origin.x, r.origin.y, r.width, r.height], &w) }
         w.key("passthrough"); w.bool(d.passthrough)
+        w.key("palmRejection"); w.bool(d.palmRejection)
         if let a = d.pointerArea { w.key("pointerArea"); numbers([a.origin.x, a.origin.y, a.width, a.height], &w) }
         if let path = d.dpms { w.key("dpms"); w.string(path) }
         w.endObject()

@@ -3,7 +3,11 @@ import TouchCore
 /// `{"event":"touch",…}`: a line for every touch that changed in an event (not the stationary ones),
 /// for clients subscribed to touches. Its fields, in this order (docs/protocol.md):
 ///
-///     event "touch", time, device, id, phase, x, y, view, tapCount, majorRadius, force
+///     event "touch", time, device, id, phase, x, y, view, tapCount, majorRadius, force, type,
+///     [eraser], [altitude, azimuth]
+///
+/// `type` is UITouch.TouchType's name ("direct", "pencil"); a pencil's eraser end adds `"eraser":true`;
+/// a device with tilt adds the altitude and the azimuth (radians, window coordinates, T11).
 ///
 /// The touch lines of one event go out together, one chunk of lines. What stays the same while a touch
 /// is down (its device, id, view and tapCount, T4, T7) is written once and kept as bytes.
@@ -59,6 +63,18 @@ struct TouchLines {
             w.json.number(t.majorRadius)
             w.json.fragment(#","force":"#)
             w.json.number(t.force)
+            switch t.type {
+            case .direct: w.json.fragment(#","type":"direct""#)
+            case .pencil: w.json.fragment(t.isEraser ? #","type":"pencil","eraser":true"# : #","type":"pencil""#)
+            case .indirect: w.json.fragment(#","type":"indirect""#)
+            case .indirectPointer: w.json.fragment(#","type":"indirectPointer""#)
+            }
+            if t.pose.hasTilt {
+                w.json.fragment(#","altitude":"#)
+                w.json.number(t.altitudeAngle)
+                w.json.fragment(#","azimuth":"#)
+                w.json.number(t.azimuthAngle(in: nil))
+            }
             w.json.fragment("}")
             if phase == .ended || phase == .cancelled { parts.remove(at: index).free() }
         }

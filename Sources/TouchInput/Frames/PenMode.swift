@@ -1,0 +1,254 @@
+import TouchCore
+import Glibc
+
+// MARK: Pens
+
+/// A pen tablet's stylus (display pens: Wacom AES and EMR, Surface pens; and tablets when asked):
+/// one tool, in range or not, its tip down or not. uikit-semantics T11, H9–H11.
+///
+///     outOfRange ⇄ hovering ⇄ touching          (any state → outOfRange when the tool leaves)
+///
+/// Read as libinput reads a tablet (evdev-tablet.c):
+/// - in range while a BTN_TOOL_PEN, _RUBBER, _BRUSH, _PENCIL or _AIRBRUSH key is down (a tip down with
+///   no tool key at all counts as in range: some pens never send one);
+/// - the tip: with ABS_PRESSURE, by pressure alone (BTN_TOUCH is ignored, as libinput does): down above
+///   5 % of the range, up again below 1 %; without, BTN_TOUCH;
+/// - force: pressure above the 1 % threshold over the rest of the range (libinput's normalization),
+///   times `PenAxes.maximumPossibleForce` (UIKit's scale for a pencil, T11);
+/// - tilt: ABS_TILT_X/Y in degrees as libinput converts them (`PenAxes.degrees`), then altitude and
+///   azimuth (`PenAxes.pose`);
+/// - zOffset: ABS_DISTANCE over its range (0 at the surface, 1 at the edge of range);
+/// - BTN_STYLUS, BTN_STYLUS2: `DigitizerFrame.pencilButtons`.
+struct PenMode {
+    /// Where the pen is. The contact id lives as long as one stroke (tip down to tip up).
+    enum State: Equatable {
+        case outOfRange
+        case hovering
+        case touching(contactID: Int)
+    }
+
+    /// The device's keys and axes as its events left them.
+    var kernel: KernelState
+    var state: State = .outOfRange
+    /// The tip as the pressure thresholds (or BTN_TOUCH) last decided it.
+    var tipDown = false
+    /// The tip was down when the device was opened: not a stroke of ours until it lifts.
+    var heldAtOpen = false
+    let axes: PenAxes
+
+    init(device: DeviceDescription) {
+        kernel = KernelState(device: device)
+        axes = PenAxes(device)
+    }
+
+    var isNeutral: Bool {
+        if heldAtOpen { return false }
+        if case .touching = state { return false }
+        return true
+    }
+
+    var inRange: Bool {
+        KeyCode.penTools.contains { kernel.keys.contains($0) } || tipDown
+    }
+
+    /// Decides the tip from the current kernel state: pressure thresholds with hysteresis, else BTN_TOUCH.
+    mutating func updateTip() {
+        if let p = axes.pressure {
+            let value = kernel.abs[AbsCode.pressure] ?? p.minimum
+            if !tipDown && Double(value) > axes.tipDownAbove { tipDown = true }
+            else if tipDown && Double(value) < axes.tipUpBelow { tipDown = false }
+        } else {
+            tipDown = kernel.keys.contains(KeyCode.touch)
+        }
+        // Out of range lifts the tip whatever the pressure said last.
+        if tipDown && !KeyCode.penTools.contains(where: { kernel.keys.contains($0) }) && !axes.toolless {
+            tipDown = false
+        }
+    }
+
+    mutating func seed(from state: KernelState) {
+        kernel = state
+        updateTip()
+        heldAtOpen = tipDown
+    }
+
+    mutating func frame(_ events: [InputEvent], time: Double, _ a: inout FrameAssembler) -> DigitizerFrame {
+        for e in events { kernel.apply(e) }
+        updateTip()
+        return frame(time: time, &a)
+    }
+
+    mutating func frame(time: Double, _ a: inout FrameAssembler) -> DigitizerFrame {
+        var contacts = a.cancelledSinceLastFrame
+        a.cancelledSinceLastFrame = []
+        let inRange = self.inRange
+        if heldAtOpen && !tipDown { heldAtOpen = false }
+        var hover: Hover?
+        let previous = state
+        if !inRange {
+            state = .outOfRange
+        } else if tipDown && !heldAtOpen {
+            if case .touching(let id) = previous {
+                state = .touching(contactID: id)
+            } else {
+                state = .touching(contactID: a.takeContactID())
+            }
+        } else {
+            state = .hovering
+            if !heldAtOpen { hover = Hover(location: location(&a), zOffset: zOffset, pose: pose(a)) }
+        }
+        if case .touching(let id) = state {
+            contacts.append(contact(id: id, cancelled: false, &a))
+        } else if case .touching(let id) = previous, a.cancelVanished {
+            contacts.append(contact(id: id, cancelled: true, &a))      // lifted while events were lost
+        }
+        a.cancelVanished = false
+        var buttons: PencilButtons = []
+        if inRange {
+            if kernel.keys.contains(KeyCode.stylus) { buttons.insert(.primary) }
+            if kernel.keys.contains(KeyCode.stylus2) { buttons.insert(.secondary) }
+        }
+        return DigitizerFrame(device: a.deviceIndex, timestamp: time, contacts: contacts, hover: hover,
+                              pencilButtons: buttons)
+    }
+
+    mutating func cancelAll(_ a: inout FrameAssembler) -> [Contact] {
+        var contacts: [Contact] = []
+        if case .touching(let id) = state { contacts.append(contact(id: id, cancelled: true, &a)) }
+        state = .outOfRange
+        tipDown = false
+        heldAtOpen = false
+        kernel.keys = []
+        return contacts
+    }
+
+    // MARK: Axes
+
+    private func location(_ a: inout FrameAssembler) -> Point {
+        a.mapped(x: kernel.abs[AbsCode.x] ?? 0, y: kernel.abs[AbsCode.y] ?? 0)
+    }
+
+    private var zOffset: Double {
+        guard let d = axes.distance else { return 0 }
+        return d.normalized(kernel.abs[AbsCode.distance] ?? d.minimum)
+    }
+
+    private func pose(_ a: FrameAssembler) -> PencilPose {
+        var pose = PencilPose(isEraser: kernel.keys.contains(KeyCode.toolRubber))
+        guard let tx = axes.tiltX, let ty = axes.tiltY else { return pose }
+        let p = PenAxes.pose(tiltX: PenAxes.degrees(kernel.abs[AbsCode.tiltX] ?? 0, tx),
+                             tiltY: PenAxes.degrees(kernel.abs[AbsCode.tiltY] ?? 0, ty))
+        pose.hasTilt = true
+        pose.altitudeAngle = p.altitude
+        // The cap's direction on the surface in raw units (units per mm differ between axes on some
+        // pens), then through the mapping's rotation, flips and scale into window points.
+        let v = a.direction(dx: p.direction.x * axes.unitsPerMillimetre.x, dy: p.direction.y * axes.unitsPerMillimetre.y)
+        let length = v.length
+        if length > 0 && length.isFinite { pose.azimuth = v / length }
+        return pose
+    }
+
+    private func contact(id: Int, cancelled: Bool, _ a: inout FrameAssembler) -> Contact {
+        var c = Contact(id: id, location: location(&a), type: .pencil, isCancelled: cancelled, record: record, pose: pose(a))
+        if let p = axes.pressure {
+            c.force = axes.force(kernel.abs[AbsCode.pressure] ?? p.minimum)
+            c.maximumPossibleForce = PenAxes.maximumPossibleForce
+        }
+        return c
+    }
+
+    /// The stroke's record: ABS_X, ABS_Y and ABS_PRESSURE as their ABS_MT_ counterparts.
+    private var record: DigitizerRecord {
+        var r = DigitizerRecord()
+        r[AbsCode.mtPositionX] = kernel.abs[AbsCode.x] ?? 0
+        r[AbsCode.mtPositionY] = kernel.abs[AbsCode.y] ?? 0
+        r[AbsCode.mtPressure] = kernel.abs[AbsCode.pressure] ?? 0
+        return r
+    }
+}
+
+/// A pen device's axes, looked up once, and the conversions libinput makes of them.
+public struct PenAxes: Sendable {
+    /// UIKit's `maximumPossibleForce` for an Apple Pencil: 25/6 ≈ 4.17, "1.0 an average touch"
+    /// (UITouch.force). Apple does not print the number; developers measure force 0 … 4.2 from a pencil
+    /// (developer.apple.com/forums/thread/726359) and the property reads 4.1666… .
+    public static let maximumPossibleForce = 25.0 / 6.0
+
+    public let pressure: AbsInfo?
+    public let distance: AbsInfo?
+    public let tiltX: AbsInfo?
+    public let tiltY: AbsInfo?
+    /// The pen sends no tool key at all (only BTN_TOUCH or pressure): a tip down means in range.
+    public let toolless: Bool
+    /// Raw units per millimetre along x and y (1 each when the kernel does not say: square units).
+    public let unitsPerMillimetre: Point
+    /// libinput's thresholds: the tip is down above 5 % of the pressure range, up below 1 %.
+    let tipDownAbove: Double
+    let tipUpBelow: Double
+
+    public init(_ device: DeviceDescription) {
+        func axis(_ code: UInt16) -> AbsInfo? {
+            guard device.hasAbs(code), let a = device.absInfo[code], a.maximum > a.minimum else { return nil }
+            return a
+        }
+        pressure = axis(AbsCode.pressure)
+        distance = axis(AbsCode.distance)
+        let tx = axis(AbsCode.tiltX), ty = axis(AbsCode.tiltY)
+        (tiltX, tiltY) = tx != nil && ty != nil ? (tx, ty) : (nil, nil)
+        toolless = !KeyCode.penTools.contains { device.hasKey($0) }
+        let axes = device.positionAxes
+        if let axes, axes.x.resolution > 0, axes.y.resolution > 0 {
+            unitsPerMillimetre = Point(x: Double(axes.x.resolution), y: Double(axes.y.resolution))
+        } else {
+            unitsPerMillimetre = Point(x: 1, y: 1)
+        }
+        if let p = pressure {
+            let range = Double(p.maximum) - Double(p.minimum)
+            tipDownAbove = Double(p.minimum) + range * 0.05
+            tipUpBelow = Double(p.minimum) + range * 0.01
+        } else {
+            (tipDownAbove, tipUpBelow) = (0, 0)
+        }
+    }
+
+    /// Force on UIKit's scale: the pressure above the lower (1 %) threshold over the rest of the range
+    /// (libinput's `normalize_pressure`), times the pencil's maximum.
+    public func force(_ value: Int32) -> Double {
+        guard let p = pressure else { return 0 }
+        let normalized = (Double(value) - tipUpBelow) / (Double(p.maximum) - tipUpBelow + 1)
+        return Swift.min(1, Swift.max(0, normalized)) * PenAxes.maximumPossibleForce
+    }
+
+    /// A tilt axis in degrees off the surface's normal, as libinput's `adjust_tilt`: with a resolution
+    /// and a range either side of 0, the resolution is units per radian; otherwise the range is taken
+    /// as Wacom's physical −64° … 64°.
+    public static func degrees(_ value: Int32, _ axis: AbsInfo) -> Double {
+        if axis.resolution != 0 && axis.maximum > 0 && axis.minimum < 0 {
+            return Double(value) / Double(axis.resolution) * 180 / Double.pi
+        }
+        let normalized = (Double(value) - Double(axis.minimum)) / (Double(axis.maximum) - Double(axis.minimum))
+        return (normalized * 2 - 1) * 64
+    }
+
+    /// Altitude (radians, π/2 upright) and the direction the pencil's top leans, on the surface (a
+    /// vector along the device's axes, not normalized), from the two tilts in degrees. libinput: "if
+    /// the top tilts towards the logical bottom/right of the tablet, the x/y tilt angles are positive".
+    /// The pencil's axis is (tan tx, tan ty, 1) up to length: its altitude is atan(1 / |(tan tx, tan ty)|)
+    /// and its azimuth the direction of (tan tx, tan ty) (as Pointer Events convert tiltX/tiltY).
+    public static func pose(tiltX: Double, tiltY: Double) -> (altitude: Double, direction: Point) {
+        let limit = 89.9                                    // a tilt of 90° is a pen lying flat
+        let tx = Swift.max(-limit, Swift.min(limit, tiltX)) * Double.pi / 180
+        let ty = Swift.max(-limit, Swift.min(limit, tiltY)) * Double.pi / 180
+        let v = Point(x: tan(tx), y: tan(ty))
+        let lean = v.length
+        return (lean == 0 ? Double.pi / 2 : atan(1 / lean), lean == 0 ? Point(x: 1, y: 0) : v)
+    }
+}
+
+extension AbsInfo {
+    /// The value over the axis's range, 0 … 1 (clamped).
+    func normalized(_ value: Int32) -> Double {
+        guard maximum > minimum else { return 0 }
+        return Swift.min(1, Swift.max(0, (Double(value) - Double(minimum)) / (Double(maximum) - Double(minimum))))
+    }
+}
