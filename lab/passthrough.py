@@ -94,6 +94,9 @@ def install_udev_rules(binaries):
         rule = f.read().replace("/usr/local/bin/", binaries.rstrip("/") + "/")
     with open("/run/udev/rules.d/70-touchbridge.rules", "w") as f:
         f.write(rule)
+    with open(os.path.join(root, "udev", "85-touchbridge-mirror-group.rules")) as src, \
+            open("/run/udev/rules.d/85-touchbridge-mirror-group.rules", "w") as f:
+        f.write(src.read())
     with open("/run/udev/rules.d/60-lab-calibration.rules", "w") as f:
         f.write('ACTION=="add|change", SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="Lab Calibrated Panel", '
                 'ENV{LIBINPUT_CALIBRATION_MATRIX}="%s"\n' % CALIBRATION)

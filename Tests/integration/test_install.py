@@ -53,6 +53,8 @@ class InstallTests(TestCase):
             rule = f.read()
         self.assertIn('IMPORT{program}="/usr/bin/touchbridgectl udev-mirror-properties %k"', rule)
         self.assertNotIn("/usr/local", rule)
+        with open(os.path.join(tmp, "etc/udev/rules.d/85-touchbridge-mirror-group.rules")) as f:
+            self.assertIn('ENV{LIBINPUT_DEVICE_GROUP}="$env{TOUCHBRIDGE_DEVICE_GROUP}"', f.read())
         with open(os.path.join(tmp, "etc/sysusers.d/touchbridge.conf")) as f:
             groups = f.read()
         self.assertIn("g touchbridge -", groups)

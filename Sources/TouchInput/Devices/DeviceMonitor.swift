@@ -14,10 +14,13 @@ public struct DeviceInfo: Equatable, Sendable {
     public var properties: [String: String]
     /// The parent input device's "phys" attribute (where it is attached); nil when it has none.
     public var phys: String?
+    /// The kernel's INPUT_PROP_* bits of the device (its "properties" attribute): INPUT_PROP_DIRECT, …
+    public var inputProperties: UInt64
 
     public init(devnode: String, syspath: String = "", name: String, vendor: UInt16 = 0, product: UInt16 = 0,
-                properties: [String: String] = [:], phys: String? = nil) {
+                properties: [String: String] = [:], phys: String? = nil, inputProperties: UInt64 = 0) {
         self.phys = phys
+        self.inputProperties = inputProperties
         self.devnode = devnode
         self.syspath = syspath
         self.name = name
@@ -28,6 +31,31 @@ public struct DeviceInfo: Equatable, Sendable {
 
     public var isTouchscreen: Bool { properties["ID_INPUT_TOUCHSCREEN"] == "1" }
     public var isTablet: Bool { properties["ID_INPUT_TABLET"] == "1" }
+    /// A pen on a screen (ID_INPUT_TABLET with INPUT_PROP_DIRECT: Wacom AES and EMR in tablet PCs,
+    /// display tablets, Surface pens): opened with the touchscreens by default (README "Pens").
+    public var isDisplayPen: Bool { isTablet && inputProperties & (1 << UInt64(InputProperty.direct)) != 0 }
+
+    /// The physical device the input node belongs to, for pairing a pen with the finger panel of the same
+    /// screen: the USB device when the node hangs below a USB interface (a Wacom's pen and finger are
+    /// two interfaces of one USB device), else the HID (or other) device right above the input device
+    /// (an I2C pen and touch controller). Nil without a sysfs path.
+    public var physicalParent: String? {
+        let parts = syspath.split(separator: "/", omittingEmptySubsequences: false)
+        // …/<device>/input/inputN/eventM: the device the input device hangs below.
+        guard let input = parts.indices.last(where: { parts[$0] == "input" && $0 + 1 < parts.count && parts[$0 + 1].hasPrefix("input") }),
+              input > 1 else { return nil }
+        let above = parts[..<input]
+        // A USB interface is "BUS-PORT[.PORT…]:CONFIG.INTERFACE" (1-1:1.0); its parent is the USB device.
+        if let i = above.lastIndex(where: DeviceInfo.isUSBInterface) { return above[..<i].joined(separator: "/") }
+        return above.joined(separator: "/")
+    }
+
+    static func isUSBInterface(_ name: Substring) -> Bool {
+        let halves = name.split(separator: ":")
+        guard halves.count == 2, let port = halves.first, let config = halves.last else { return false }
+        return port.contains("-") && port.allSatisfy { $0.isNumber || $0 == "-" || $0 == "." }
+            && config.contains(".") && config.allSatisfy { $0.isNumber || $0 == "." }
+    }
     public var vendorProduct: String { vendorProductText(vendor, product) }
 
     /// A pass-through mirror (of this or another touchbridged): never opened as input. Recognized by
@@ -115,8 +143,9 @@ public final class DeviceMonitor {
         allInputDevices().filter(wanted)
     }
 
+    /// Touchscreens, display pens, and other pen tablets when asked.
     public func wanted(_ info: DeviceInfo) -> Bool {
-        info.isTouchscreen || (includeTablets && info.isTablet)
+        info.isTouchscreen || info.isDisplayPen || (includeTablets && info.isTablet)
     }
 
     /// Reads one hotplug event, or nil when none is pending or it is not about a wanted event node.
@@ -144,8 +173,12 @@ public final class DeviceMonitor {
             }
             entry = udev_list_entry_get_next(current)
         }
-        var name = "", vendor: UInt16 = 0, product: UInt16 = 0, phys: String?
+        var name = "", vendor: UInt16 = 0, product: UInt16 = 0, phys: String?, inputProperties: UInt64 = 0
         if let parent = udev_device_get_parent_with_subsystem_devtype(dev, "input", nil) {
+            // "properties": the INPUT_PROP_* bits in hexadecimal (the kernel prints one bitmap word).
+            inputProperties = udev_device_get_sysattr_value(parent, "properties").flatMap {
+                UInt64(String(cString: $0).split(separator: " ").last ?? "", radix: 16)
+            } ?? 0
             name = udev_device_get_sysattr_value(parent, "name").map { String(cString: $0) } ?? ""
             phys = udev_device_get_sysattr_value(parent, "phys").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
             vendor = udev_device_get_sysattr_value(parent, "id/vendor").flatMap { UInt16(String(cString: $0), radix: 16) } ?? 0
@@ -154,7 +187,7 @@ public final class DeviceMonitor {
         if name.isEmpty, let n = properties["NAME"] { name = n.unquoted() }
         let syspath = udev_device_get_syspath(dev).map { String(cString: $0) } ?? ""
         return DeviceInfo(devnode: node, syspath: syspath, name: name, vendor: vendor, product: product,
-                          properties: properties, phys: phys)
+                          properties: properties, phys: phys, inputProperties: inputProperties)
     }
 }
 

@@ -27,6 +27,9 @@ extension Ctl {
         where mirroredProperties.contains(key) || mirroredPrefixes.contains(where: { key.hasPrefix($0) }) {
             print("\(key)=\(value)")
         }
+        // libinput's own rule (80-libinput-device-groups.rules) runs after ours and would give the mirror
+        // a group of its own; 85-touchbridge-mirror-group.rules puts this one back after it.
+        if let group = panel.properties["LIBINPUT_DEVICE_GROUP"] { print("TOUCHBRIDGE_DEVICE_GROUP=\(group)") }
         return 0
     }
 }

@@ -18,6 +18,8 @@ public final class InputDevices {
         let passthrough: PassthroughGrab
         /// A `set device` waits for the panel to be free of fingers (`applyPendingMapping`).
         var mappingPending = false
+        /// A pen: the finger devices it has been paired with (palm rejection).
+        var pairedWith: Set<Int> = []
 
         init(device: EvdevDevice, info: DeviceInfo, index: Int, config: DeviceConfig, pipeline: Pipeline, log: Logger) {
             self.device = device
@@ -79,7 +81,8 @@ public final class InputDevices {
             log.warning("udev is not available (\(error)): touchscreens will not be found or hotplugged")
             return
         }
-        let found = monitor!.enumerate()
+        // Touchscreens first: a pen without an entry of its own takes its panel's (`penConfig`).
+        let found = monitor!.enumerate().sorted { !$0.isTablet && $1.isTablet }
         for info in found { consider(info) }
         if open.isEmpty {
             let real = found.filter { !$0.isMirror }
@@ -107,7 +110,7 @@ public final class InputDevices {
     public func reconfigure() {
         for node in open.keys.sorted() {
             guard let d = open[node] else { continue }
-            guard let config = pipeline.scene.deviceConfig(for: d.info) else {
+            guard let config = config(for: d.info) else {
                 close(node, reason: "no longer selected by the scene")
                 continue
             }
@@ -124,7 +127,8 @@ public final class InputDevices {
                 if !config.grab && d.device.isGrabbed { d.device.ungrab() }
             }
         }
-        if let m = monitor { for info in m.enumerate() { consider(info) } }
+        if let m = monitor { for info in m.enumerate().sorted(by: { !$0.isTablet && $1.isTablet }) { consider(info) } }
+        pairPens()
     }
 
     /// {"event":"device","action":…} lines for the devices present, for a new "devices" subscriber.
@@ -157,15 +161,17 @@ public final class InputDevices {
             }
             return
         }
-        guard let config = pipeline.scene.deviceConfig(for: info) else {
-            log.info("ignoring \(info.devnode) \"\(info.name)\": no \"devices\" entry of the scene selects it")
+        guard let config = config(for: info) else {
+            log.info("ignoring \(info.devnode) \"\(info.name)\": no \"devices\" entry of the scene selects it"
+                     + (info.isTablet ? ", and no panel it shares a screen with is open" : ""))
             return
         }
         let index = nextIndex
         let live = liveConfig(config, index: index, name: info.name, node: info.devnode)
         do {
             let device = try EvdevDevice(path: info.devnode, deviceIndex: index, target: pipeline.scene.window.bounds,
-                                         acceptTablets: config.tablets, grab: config.grab && !config.passthrough) { m in
+                                         acceptTablets: config.tablets || info.isDisplayPen,
+                                         grab: config.grab && !config.passthrough) { m in
                 live.configure(&m, window: pipeline.scene.window.bounds, udevCalibration: info.calibrationMatrix)
             }
             nextIndex += 1
@@ -184,12 +190,18 @@ public final class InputDevices {
             // the devices and lives as long as the loop.
             try loop.add(device.fd) { [unowned self, unowned d] _ in self.read(d) }
             let axes = device.description.positionAxes!
-            log.info("touchscreen \(info.devnode) \"\(device.description.name)\" (\(device.description.vendorProduct)): "
-                     + "\(device.description.touchProtocol!), x \(axes.x), y \(axes.y) → window "
-                     + "\(Int(pipeline.scene.window.bounds.width))×\(Int(pipeline.scene.window.bounds.height)) pt"
-                     + (device.isGrabbed ? ", grabbed" : "") + " [device \(index)]")
+            let window = "window \(Int(pipeline.scene.window.bounds.width))×\(Int(pipeline.scene.window.bounds.height)) pt"
+            if device.assembler.isPen {
+                log.info("pen \(info.devnode) \"\(device.description.name)\" (\(device.description.vendorProduct)): "
+                         + "x \(axes.x), y \(axes.y) → \(window); never grabbed or mirrored (the compositor reads the pen itself) [device \(index)]")
+            } else {
+                log.info("touchscreen \(info.devnode) \"\(device.description.name)\" (\(device.description.vendorProduct)): "
+                         + "\(device.description.touchProtocol!), x \(axes.x), y \(axes.y) → \(window)"
+                         + (device.isGrabbed ? ", grabbed" : "") + " [device \(index)]")
+            }
             onDeviceLine?(deviceLine("added", d))
             if config.passthrough { startPassthrough(d) }
+            pairPens()
             read(d)
         } catch {
             log.error("cannot open \(error)")
@@ -229,6 +241,61 @@ public final class InputDevices {
             onDeviceLine?(deviceLine("removed", d))
         }
         onActivity?()
+    }
+
+    // MARK: Pens (README "Pens")
+
+    /// A device's configuration: its scene entry; for a pen (never grabbed, never mirrored, whatever
+    /// the entry says) without an entry of its own, the entry of an open panel it shares a screen with
+    /// (its region and turn; not its calibration, which is the panel's axes').
+    private func config(for info: DeviceInfo) -> DeviceConfig? {
+        guard info.isTablet else { return pipeline.scene.deviceConfig(for: info) }
+        var config: DeviceConfig
+        if let own = pipeline.scene.deviceConfig(for: info) {
+            config = own
+        } else if let panel = open.values.sorted(by: { $0.index < $1.index }).first(where: { !$0.info.isTablet && sharesDevice(info, $0.info) }) {
+            config = DeviceConfig()
+            config.region = panel.config.region
+            config.rotation = panel.config.rotation
+            config.flipX = panel.config.flipX
+            config.flipY = panel.config.flipY
+            config.palmRejection = panel.config.palmRejection
+            config.pointerArea = panel.config.pointerArea
+        } else {
+            return nil
+        }
+        config.grab = false
+        config.passthrough = false
+        return config
+    }
+
+    /// The same physical device: one libinput device group (LIBINPUT_DEVICE_GROUP), or one parent in
+    /// sysfs (the USB device of a Wacom's pen and finger interfaces, the HID device of an I2C controller).
+    private func sharesDevice(_ a: DeviceInfo, _ b: DeviceInfo) -> Bool {
+        if let g = a.properties["LIBINPUT_DEVICE_GROUP"], g == b.properties["LIBINPUT_DEVICE_GROUP"] { return true }
+        if let p = a.physicalParent, p == b.physicalParent { return true }
+        return false
+    }
+
+    /// Pairs every open pen with the finger panels of its screen (palm rejection): those of the same
+    /// physical device when there are any, else those whose entries put them on the same region of the
+    /// window (the whole window when neither names one).
+    private func pairPens() {
+        let devices = open.values.sorted { $0.index < $1.index }
+        let panels = devices.filter { !$0.device.assembler.isPen }
+        for pen in devices where pen.device.assembler.isPen {
+            var mates = panels.filter { sharesDevice(pen.info, $0.info) }
+            if mates.isEmpty {
+                let window = pipeline.scene.window.bounds
+                mates = panels.filter { ($0.config.region ?? window) == (pen.config.region ?? window) }
+            }
+            for panel in mates where !pen.pairedWith.contains(panel.index) {
+                pen.pairedWith.insert(panel.index)
+                pipeline.pairPen(pen.index, withFingers: panel.index)
+                log.info("pen \(pen.node) shares a screen with touchscreen \(panel.node): its fingers are palms while the pen is near"
+                         + (pen.config.palmRejection && panel.config.palmRejection ? "" : " (palm rejection is off in the scene)"))
+            }
+        }
     }
 
     /// Starts the device's pass-through; a failed write to any mirror reaches the grab of its device.
