@@ -1,5 +1,5 @@
-/// Pencils above the screen (uikit-semantics H9–H12): each frame's `hover` is hit-tested as a touch
-/// would be (H10: hidden views, `isUserInteractionEnabled`, `touchInsets`, front-most window first), and
+/// Pencils above the screen (uikit-semantics HV1–HV4): each frame's `hover` is hit-tested as a touch
+/// would be (HV2: hidden views, `isUserInteractionEnabled`, `touchInsets`, front-most window first), and
 /// every enabled hover recognizer on the hit view and its superviews that allows pencils follows it.
 /// A recognizer whose view the pencil left ends; so do all of a device's when its pencil goes out of
 /// range or its tip touches down (the frame has no `hover` then).

@@ -46,7 +46,7 @@ public final class Application: Responder {
     private var dispatchSerial = 0
     /// Devices already warned about, so a broken device does not flood the log.
     private var warned: Set<String> = []
-    /// Each device's pencil hovering: the hover recognizers it is over (Application+Hover.swift, H10).
+    /// Each device's pencil hovering: the hover recognizers it is over (Application+Hover.swift, HV1).
     var hovering: [Int: [HoverGestureRecognizer]] = [:]
 
     public init(window: Window) {
@@ -162,7 +162,7 @@ public final class Application: Responder {
         // Timers due before this frame fire first, so a long press begins at 0.5 s even when the
         // next frame only comes at 0.6 s (D3).
         advance(to: time)
-        // A pencil above the screen, or no longer (H10): the hovers it left end before its tip's touch
+        // A pencil above the screen, or no longer (HV3): the hovers it left end before its tip's touch
         // begins, and those it comes over begin after its touch has ended.
         if frame.hover != nil || hovering[frame.device] != nil {
             let following = leaveHover(frame, at: time)

@@ -11,7 +11,7 @@ public struct DigitizerFrame: Sendable, Equatable {
     public var timestamp: Double
     /// Every contact down at `timestamp`.
     public var contacts: [Contact]
-    /// A pencil in range above the screen and not touching it (H9): what hover recognizers follow.
+    /// A pencil in range above the screen and not touching it (HV1): what hover recognizers follow.
     /// Nil for finger devices, and for a pen out of range or with its tip down.
     public var hover: Hover?
     /// The pencil's barrel buttons held at `timestamp` (a pen device's; empty for fingers).
@@ -56,7 +56,7 @@ public struct PencilPose: Sendable, Equatable {
     public static let upright = PencilPose()
 }
 
-/// A pencil above the screen (UIHoverGestureRecognizer's input, H9–H12).
+/// A pencil above the screen (UIHoverGestureRecognizer's input, HV1–HV4).
 public struct Hover: Sendable, Equatable {
     /// Where the pencil is over, in screen points.
     public var location: Point

@@ -72,7 +72,7 @@ extension GestureEnvironment {
     }
 
     private func accepts(_ r: GestureRecognizer, _ touch: Touch) -> Bool {
-        guard r.isEnabled, r.storedState.receivesTouches, !r.followsHover else { return false }     // P2, P3, H10
+        guard r.isEnabled, r.storedState.receivesTouches, !r.followsHover else { return false }     // P2, P3, HV4
         // A discrete recognizer that has made its decision and only waits for a requirement (F1)
         // takes no new touches.
         if r.pendingState == .ended { return false }

@@ -69,7 +69,7 @@ open class GestureRecognizer: CustomStringConvertible {
     public final var isEnabled = true {
         didSet {
             guard oldValue && !isEnabled else { return }
-            if let hover = self as? HoverGestureRecognizer {           // no touch sequence to leave (H10)
+            if let hover = self as? HoverGestureRecognizer {           // no touch sequence to leave (HV4)
                 hover.cancelFollowing()
                 return
             }
@@ -105,7 +105,7 @@ open class GestureRecognizer: CustomStringConvertible {
     }
 
     /// Hover recognizers follow a pencil above the screen, not touches: they take part in no touch
-    /// sequence and never receive a touch (H10). Set by `HoverGestureRecognizer`.
+    /// sequence and never receive a touch (HV4). Set by `HoverGestureRecognizer`.
     final var followsHover = false
 
     /// Discrete recognizers (tap, swipe) go straight from possible to recognized (S2).
@@ -349,7 +349,7 @@ open class GestureRecognizer: CustomStringConvertible {
         }
     }
 
-    /// A recognizer that follows no touch sequence (hover, H10) changes state at once: there is no
+    /// A recognizer that follows no touch sequence (hover, HV4) changes state at once: there is no
     /// sequence to arbitrate in, the actions run now, and the transition is reported as any other
     /// (`cause`, and `reason` when there is more to say). `.possible` is the reset after ended or
     /// cancelled (S4).

@@ -152,7 +152,7 @@ struct RecognizerSchema: Sendable {
         ]),
         RecognizerSchema(kind: .pinch, make: PinchGestureRecognizer.init, properties: []),
         RecognizerSchema(kind: .rotation, make: RotationGestureRecognizer.init, properties: []),
-        // Follows a pencil above its view (H9–H12); its allowedTouchTypes must let pencils in.
+        // Follows a pencil above its view (HV1–HV4); its allowedTouchTypes must let pencils in.
         RecognizerSchema(kind: .hover, make: HoverGestureRecognizer.init, properties: [], check: { g in
             g.allowedTouchTypes.allows(.pencil) ? nil : "allowedTouchTypes leaves out \"pencil\": this hover never follows anything"
         }),

@@ -1,4 +1,4 @@
-/// Follows a pencil above its view (UIHoverGestureRecognizer). uikit-semantics H9–H12.
+/// Follows a pencil above its view (UIHoverGestureRecognizer). uikit-semantics HV1–HV4.
 ///
 ///     possible → began (the pencil comes over the view) → changed* (it moves, tilts, nears)
 ///              → ended (it leaves the view, goes out of range, or its tip touches down) → possible
@@ -13,7 +13,7 @@ open class HoverGestureRecognizer: GestureRecognizer {
     }
 
     /// 0 with the tip at the surface … 1 at the edge of the pen's range (ABS_DISTANCE); 0 when the
-    /// device does not say (H11).
+    /// device does not say (HV4).
     public internal(set) var zOffset: Double = 0
     /// The device whose pencil it follows while began or changed (the last one after it ended).
     public internal(set) var hoverDevice: Int?

@@ -4,7 +4,7 @@ import Glibc
 // MARK: Pens
 
 /// A pen tablet's stylus (display pens: Wacom AES and EMR, Surface pens; and tablets when asked):
-/// one tool, in range or not, its tip down or not. uikit-semantics T11, H9–H11.
+/// one tool, in range or not, its tip down or not. uikit-semantics T11, HV1–HV4.
 ///
 ///     outOfRange ⇄ hovering ⇄ touching          (any state → outOfRange when the tool leaves)
 ///
