@@ -1,5 +1,5 @@
 /// One finger on the screen, from the moment it comes down to the moment it lifts or is cancelled
-/// (UITouch). uikit-semantics T1–T10.
+/// (UITouch). uikit-semantics T1–T11.
 ///
 /// A touch is compared by identity (T1): every new finger-down is a new object, including the second
 /// tap of a double tap. Its `view` and `window` are fixed when it begins (T4). Locations are kept in
