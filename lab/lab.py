@@ -22,6 +22,7 @@ from measure import measure_cpu, measure_instructions, measure_wakeup
 import passthrough
 import actions
 import screen
+import pens
 
 
 def main():
@@ -31,8 +32,10 @@ def main():
     parser.add_argument("--check", help="run only this one of the other checks (devices command, removal, SYN_DROPPED, "
                                         "permission, two screens, set device, mirror replay, passthrough, actions or screen (all of them) or one of their checks, cpu, "
                                         "instructions; wakeup only when asked)")
+    parser.add_argument("--keep", help="copy the recordings the pen checks make into this directory")
     parser.add_argument("--compare", help="with --check cpu: a directory with another touchbridged build, measured alongside")
     args = parser.parse_args()
+    pens.KEEP = args.keep
     subprocess.run(["modprobe", "uinput"], check=True)
     print("lab: kernel {}, {}".format(os.uname().release, subprocess.run(["libinput", "--version"], capture_output=True, text=True).stdout.strip() and "libinput " + subprocess.run(["libinput", "--version"], capture_output=True, text=True).stdout.strip()), flush=True)
     checks = [("recording " + n, lambda w, n=n: check_recording(args.bin, w, n))
@@ -46,13 +49,14 @@ def main():
         checks += [(name, lambda w, f=f: f(args.bin, w)) for name, f in passthrough.CHECKS]
         checks += [(name, lambda w, f=f: f(args.bin, w)) for name, f in actions.CHECKS]
         checks += [(name, lambda w, f=f: f(args.bin, w)) for name, f in screen.CHECKS]
+        checks += [(name, lambda w, f=f: f(args.bin, w)) for name, f in pens.CHECKS]
         checks += [("cpu", lambda w: measure_cpu(args.bin, w, args.compare)),
                    ("instructions", lambda w: measure_instructions(args.bin, w))]
         if args.check == "wakeup":                      # only when asked
             checks.append(("wakeup", lambda w: measure_wakeup(args.bin, w)))
         # --check passthrough, --check actions: every check of that group.
         checks = [c for c in checks if not args.check or c[0] == args.check
-                  or (args.check in ("passthrough", "actions", "screen") and c[0].startswith(args.check))]
+                  or (args.check in ("passthrough", "actions", "screen", "pens") and c[0].startswith(args.check))]
     passthrough.install_udev_rules(args.bin)
     for name, check in checks:
         # Unix sockets cannot live on the host's shared filesystem: use the guest's own tmpfs.

@@ -8,7 +8,7 @@ export DEBIAN_FRONTEND=noninteractive
 need=""
 # busybox-static: virtme-ng builds the guest's initramfs around it (Debian's kernel loads virtio and 9p
 # as modules, so the guest needs one). valgrind and strace: the per-frame counts next to libinput.
-for p in linux-image-amd64 qemu-system-x86 busybox-static evemu-tools libinput-tools udev kmod util-linux coreutils \
+for p in linux-image-amd64 qemu-system-x86 busybox-static evemu-tools evtest libinput-tools udev kmod util-linux coreutils \
          valgrind strace; do
     dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
@@ -36,10 +36,11 @@ echo "lab: booting $KERNEL under qemu (no KVM), results in $OUT"
 # as PVM guests, and Debian's is not one; software emulation boots in about 15 s.
 # vng's own output goes to a file: it reopens its standard output, which would truncate a log file
 # that the caller redirected this script into.
+# LAB_KEEP=1: the pen checks copy the recordings they make into the results directory.
 # LAB_KERNEL_ARGS: more of the guest kernel's command line, for experiments (BENCHMARKS.md: idle=poll).
 # The checks take about 8 minutes here; the limit leaves room for a host several times slower.
 timeout 2400 "$VNG" --disable-kvm --memory 2G --run "$KERNEL" --rwdir "$OUT" ${LAB_KERNEL_ARGS:+--append "$LAB_KERNEL_ARGS"} \
-    --exec "python3 $PWD/lab/lab.py --bin $BIN ${LAB_ARGS:-} > $OUT/results.txt 2>&1" > "$OUT/vng.log" 2>&1 < /dev/null || {
+    --exec "python3 $PWD/lab/lab.py --bin $BIN ${LAB_KEEP:+--keep $OUT} ${LAB_ARGS:-} > $OUT/results.txt 2>&1" > "$OUT/vng.log" 2>&1 < /dev/null || {
     echo "lab: the guest did not finish; vng said:"; tail -n 20 "$OUT/vng.log"; }
 cat "$OUT/results.txt" || true
 tail -n 1 "$OUT/results.txt" 2>/dev/null | grep -Eq '^[0-9]+ passed, 0 failed$'

@@ -31,7 +31,8 @@ seed() {    # seed TARGET DIR: the seed corpus of a target
         python3 scripts/fuzz_seeds.py client-lines "$dir" ;;
     recording)
         for f in Tests/Fixtures/*.evemu Tests/Fixtures/*.events Tests/Fixtures/*.yml Tests/Fixtures/*.desc; do
-            head -c 2000 "$f" > "$dir/$(basename "$f")"          # libFuzzer's inputs stay small
+            # libFuzzer's inputs stay small; a header's comments would take all of it.
+            grep -v '^#' "$f" | head -c 2000 > "$dir/$(basename "$f")"
         done ;;
     frames)
         python3 scripts/fuzz_seeds.py frames "$dir" ;;

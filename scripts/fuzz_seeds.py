@@ -68,29 +68,49 @@ def client_lines(out):
             f.write(line)
 
 
+KINDS = {"0000": 0, "0003": 1, "0001": 2}
+
+
+def events_of(name, device=0):
+    """A fixture's events as (time, kind, code, value, device)."""
+    out = []
+    with open(os.path.join(FIX, name)) as f:
+        for line in f:
+            if not line.startswith("E:"):
+                continue
+            p = line.split()
+            if p[2] in KINDS:
+                out.append((float(p[1]), KINDS[p[2]], int(p[3], 16), int(p[4]), device))
+    return out
+
+
+def encode(panel, events):
+    data = bytearray([panel])
+    last = None
+    for t, kind, code, value, device in events:
+        step = 0 if last is None else min(63, max(0, int(round((t - last) * 1000))))
+        last = t
+        data += struct.pack("<BBhBB", kind, code & 0xff, max(-32768, min(32767, value)), step, device)
+        if len(data) > 2000:
+            break
+    return data
+
+
 def frames(out):
-    kinds = {"0000": 0, "0003": 1, "0001": 2}
     for name in sorted(os.listdir(FIX)):
-        if not name.endswith((".evemu", ".events")):
+        if not name.endswith((".evemu", ".events")) or "-pen__" in name:
             continue
         panel = 1 if "protocolA" in name else 2 if "quanta" in name else 0
-        data = bytearray([panel])
-        last = None
-        with open(os.path.join(FIX, name)) as f:
-            for line in f:
-                if not line.startswith("E:"):
-                    continue
-                p = line.split()
-                t, type_, code, value = float(p[1]), p[2], int(p[3], 16), int(p[4])
-                if type_ not in kinds:
-                    continue
-                step = 0 if last is None else min(63, max(0, int(round((t - last) * 1000))))
-                last = t
-                data += struct.pack("<BBhBB", kinds[type_], code & 0xff, max(-32768, min(32767, value)), step, 0)
-                if len(data) > 2000:
-                    break
         with open(os.path.join(out, name + ".bin"), "wb") as f:
-            f.write(data)
+            f.write(encode(panel, events_of(name)))
+    # The pen rig (panel 3): a pen's recording alone, and interleaved by time with its finger panel's
+    # (the low bit of each event's last byte: 1 for the pen).
+    pen = events_of("evemu-devices__wacom-cintiq-13hd-pen__hover-strokes.evemu", device=1)
+    finger = events_of("evemu-devices__wacom-cintiq-13hd-finger__1fg-touch.evemu", device=0)
+    with open(os.path.join(out, "pen.bin"), "wb") as f:
+        f.write(encode(3, pen))
+    with open(os.path.join(out, "pen-and-finger.bin"), "wb") as f:
+        f.write(encode(3, sorted(pen + finger, key=lambda e: e[0])))
 
 
 if __name__ == "__main__":

@@ -14,12 +14,14 @@ import TouchInput
 ///   the scene line must read back as a scene file.
 /// - `recording`: the bytes as a recording (evemu, evtest text, libinput record's YAML, or E: lines of a
 ///   known device); one that parses is replayed through the built-in scene.
-/// - `frames`: the bytes as kernel events of a protocol B, protocol A or single-touch panel, through the
+/// - `frames`: the bytes as kernel events of a protocol B, protocol A or single-touch panel, or of a pen
+///   and its protocol B finger panel (palm rejection, hover, barrel buttons), through the
 ///   frame assembler (SYN_DROPPED included) and the whole pipeline with a pass-through mirror. After
 ///   every frame without a contact no touch is down; every touch's phases are well formed (began once
 ///   and first, then moves, then ended or cancelled once, last); the mirror's slots begin and end in
-///   turn; and at the end, once the recording is over as an unplugged device is, nothing is under way
-///   (`Application.isIdle`) and the mirror has no touch down.
+///   turn; while a pen is in range no finger of its panel is down (PR2, PR3), and no hover goes on while
+///   the pen is away or touching (HV3); and at the end, once the recording is over as an unplugged device
+///   is, nothing is under way (`Application.isIdle`) and the mirror has no touch down.
 public enum Fuzz {
     public static let targets = ["scene", "client-line", "recording", "frames", "mqtt"]
 
@@ -196,6 +198,20 @@ public enum Fuzz {
             return d
         }
 
+        /// A display pen: pressure, distance, tilt (units per radian), the eraser and two barrel buttons.
+        static var pen: DeviceDescription {
+            var d = DeviceDescription(name: "fuzz pen")
+            d.properties = [InputProperty.direct]
+            d.codes[EventType.key] = [KeyCode.toolPen, KeyCode.toolRubber, KeyCode.touch, KeyCode.stylus, KeyCode.stylus2]
+            d.addAbs(AbsCode.x, AbsInfo(minimum: 0, maximum: 4095, resolution: 20))
+            d.addAbs(AbsCode.y, AbsInfo(minimum: 0, maximum: 4095, resolution: 20))
+            d.addAbs(AbsCode.pressure, AbsInfo(minimum: 0, maximum: 2047))
+            d.addAbs(AbsCode.distance, AbsInfo(minimum: 0, maximum: 63))
+            d.addAbs(AbsCode.tiltX, AbsInfo(minimum: -64, maximum: 63, resolution: 57))
+            d.addAbs(AbsCode.tiltY, AbsInfo(minimum: -64, maximum: 63, resolution: 57))
+            return d
+        }
+
         static var single: DeviceDescription {
             var d = DeviceDescription(name: "fuzz single touch")
             d.codes[EventType.key] = [KeyCode.touch]
@@ -238,12 +254,33 @@ public enum Fuzz {
         var phases: [Int: Phase] = [:]
         var start = 1.0
 
-        init(device: DeviceDescription) {
+        /// With a pen: the pen is device 1, paired with the panel (device 0), and the scene has a hover
+        /// and a pencil pan beside the built-in scene's finger recognizers.
+        let pen: DeviceDescription?
+        let hover: HoverGestureRecognizer?
+
+        init(device: DeviceDescription, pen: DeviceDescription? = nil) {
             self.device = device
-            scene = Scene.builtIn(for: device, passthrough: true)
+            self.pen = pen
+            if pen != nil {
+                scene = try! Scene.parse("""
+                    {"window": {"width": 1280, "height": 800}, "views": [{"name": "canvas", "frame": [0, 0, 1280, 800], "recognizers": [
+                      {"name": "near", "type": "hover"}, {"name": "ink", "type": "pan", "allowedTouchTypes": ["pencil"]},
+                      {"name": "scroll", "type": "pan", "allowedTouchTypes": ["direct"]}, {"name": "tap", "type": "tap"}]}]}
+                    """, file: "fuzz pens", passthrough: true, systemKeyboard: KeyboardNames())
+                hover = scene.recognizers.compactMap { $0 as? HoverGestureRecognizer }.first
+            } else {
+                scene = Scene.builtIn(for: device, passthrough: true)
+                hover = nil
+            }
             pipeline = Pipeline(scene: scene, log: Fuzz.log)
             pipeline.wantsTouches = true
             pipeline.addMirror(device: 0, name: device.name, source: device, sink: mirror)
+            if pen != nil {
+                pipeline.setDeviceConfig(DeviceConfig(), device: 0)
+                pipeline.setDeviceConfig(DeviceConfig(), device: 1)
+                pipeline.pairPen(1, withFingers: 0)
+            }
             pipeline.onLines = { [unowned self] topic, bytes in
                 guard topic == .touches else { return }
                 var start = 0
@@ -269,23 +306,30 @@ public enum Fuzz {
     nonisolated(unsafe) static var rigs: [Int: FramesRig] = [:]
 
     /// Each event is 6 bytes: a kind (EV_SYN, EV_ABS, EV_KEY: the byte modulo 3), a code (for EV_KEY, the
-    /// low byte of a BTN_* code), a 16-bit value (little-endian), a time step in milliseconds, a spare
-    /// byte; the first byte picks the panel (modulo 3: protocol B, protocol A, single touch).
+    /// low byte of a BTN_* code), a 16-bit value (little-endian), a time step in milliseconds, and a
+    /// byte whose low bit, with a pen, says which device the event is of (1: the pen); the first byte
+    /// picks the panel (modulo 4: protocol B, protocol A, single touch, a pen and a protocol B panel).
     public static func frames(_ data: UnsafeRawBufferPointer) {
         guard data.count >= 1 else { return }
-        let kind = Int(data[0]) % 3
-        let rig = rigs[kind] ?? FramesRig(device: [Device.slots, Device.anonymous, Device.single][kind])
+        let kind = Int(data[0]) % 4
+        let rig = rigs[kind] ?? (kind == 3 ? FramesRig(device: Device.slots, pen: Device.pen)
+                                           : FramesRig(device: [Device.slots, Device.anonymous, Device.single][kind]))
         rigs[kind] = rig
         let pipeline = rig.pipeline
         rig.phases.removeAll(keepingCapacity: true)
         var player = RecordingPlayer(device: rig.device,
                                      mapping: CoordinateMapping(device: rig.device, target: rig.scene.window.bounds)!)
+        var penPlayer = rig.pen.map {
+            RecordingPlayer(device: $0, mapping: CoordinateMapping(device: $0, target: rig.scene.window.bounds)!, deviceIndex: 1)
+        }
+        var penInRange = false
         var time = rig.start
         var i = 1
         while i + 6 <= data.count {
             let kind = data[i] % 3, code = data[i + 1]
             let value = Int32(Int16(bitPattern: UInt16(data[i + 2]) | UInt16(data[i + 3]) << 8))
             time += Double(data[i + 4] % 64) / 1000
+            let toPen = penPlayer != nil && data[i + 5] & 1 == 1
             i += 6
             let e: InputEvent
             switch kind {
@@ -294,15 +338,31 @@ public enum Fuzz {
             default:                                // BTN_* (0x100 + code): BTN_TOUCH, the BTN_TOOL_* bits …
                 e = InputEvent(time: time, type: EventType.key, code: 0x100 + UInt16(code), value: value & 1)
             }
-            guard let frame = player.play(e) else { continue }
-            pipeline.handle(frame)
-            if !frame.contacts.contains(where: { !$0.isCancelled }) {
-                check(pipeline.application.activeTouches.isEmpty, "a touch is down after a frame without contacts")
+            if toPen {
+                guard let frame = penPlayer!.play(e) else { continue }
+                pipeline.handle(frame)
+                penInRange = frame.pencilInRange
+                if frame.contacts.allSatisfy(\.isCancelled) {
+                    check(!pipeline.application.activeTouches.contains { $0.device == 1 }, "a pencil touch is down after a frame without its tip")
+                }
+                if frame.hover == nil {
+                    check(!(rig.hover.map { $0.state == .began || $0.state == .changed } ?? false), "a hover goes on with the pen away or touching (HV3)")
+                }
+            } else {
+                guard let frame = player.play(e) else { continue }
+                pipeline.handle(frame)
+                if !frame.contacts.contains(where: { !$0.isCancelled }) {
+                    check(!pipeline.application.activeTouches.contains { $0.device == 0 }, "a touch is down after a frame without contacts")
+                }
+            }
+            if penInRange {
+                check(!pipeline.application.activeTouches.contains { $0.device == 0 }, "a finger is down while the pen is near (PR2, PR3)")
             }
         }
-        // The end of the recording is the device going away.
+        // The end of the recording is the devices going away.
         pipeline.finish()
         pipeline.handle(player.cancelAll(at: pipeline.currentTime))
+        if penPlayer != nil { pipeline.handle(penPlayer!.cancelAll(at: pipeline.currentTime)) }
         pipeline.finish()
         check(pipeline.application.isIdle, "something is under way after the device went away")
         check(rig.phases.values.allSatisfy(\.isTerminal), "a touch never ended: \(rig.phases)")

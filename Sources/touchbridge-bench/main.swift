@@ -10,7 +10,7 @@ import TouchInput
 let args = CommandLine.arguments
 let quick = args.contains("--quick")
 let root = args.first { $0.hasPrefix("--root=") }.map { String($0.dropFirst(7)) } ?? "."
-/// `--only=pipeline|touch-lines|passthrough|actions|scale|fixtures|hit-test|scene-load|memory` runs one section (for a profiler); `--pipeline-only` is
+/// `--only=pipeline|touch-lines|passthrough|actions|pens|scale|fixtures|hit-test|scene-load|memory` runs one section (for a profiler); `--pipeline-only` is
 /// `--only=pipeline`.
 let only: String? = args.contains("--pipeline-only") ? "pipeline"
     : args.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst(7)) }
@@ -109,6 +109,17 @@ if runs("actions") {
         + "a scrolling frame \(Int(a.scroll)) ns (without scrolling \(Int(a.scrollWithout)) ns); medians, next to the pipeline's \(Int(pipelineMedian)) ns")
 }
 if only == "actions" { exit(0) }
+
+// MARK: 1b'. Pens: a pencil's frame next to a finger's
+
+var penFigures: PenFigures?
+if runs("pens") {
+    let f = penBench(log: log, rounds: quick ? 200 : 2_000)
+    penFigures = f
+    say("pens: a pencil stroke's frame \(Int(f.stroke)) ns, a hovering frame \(Int(f.hover)) ns, a finger's frame \(Int(f.finger)) ns "
+        + "(medians; one scene with a hover, a pencil pan and a finger pan, the pen paired for palm rejection)")
+}
+if only == "pens" { exit(0) }
 
 // MARK: 1c. Scale: a frame's cost with 70, 350 and 700 recognizers taking part
 
@@ -248,6 +259,11 @@ if let a = actionFigures {
     w.key("action_fire_without_action_ns_per_frame_median"); w.number(a.fireWithout.rounded())
     w.key("action_scroll_ns_per_frame_median"); w.number(a.scroll.rounded())
     w.key("action_scroll_without_action_ns_per_frame_median"); w.number(a.scrollWithout.rounded())
+}
+if let f = penFigures {
+    w.key("pen_stroke_ns_per_frame_median"); w.number(f.stroke.rounded())
+    w.key("pen_hover_ns_per_frame_median"); w.number(f.hover.rounded())
+    w.key("pen_finger_ns_per_frame_median"); w.number(f.finger.rounded())
 }
 w.key("fixture_frames_per_second"); w.number(fixtureFPS.rounded())
 if scale.count == 3 {

@@ -147,7 +147,7 @@ struct PenPipelineTests {
     }
 
     static let fixtures = "/" + #filePath.split(separator: "/").dropLast(2).joined(separator: "/") + "/Fixtures"
-    static let penRecordings = ["evemu-devices__wacom-cintiq-13hd-pen__hover-strokes.events"]
+    static let penRecordings = ["evemu-devices__wacom-cintiq-13hd-pen__hover-strokes.evemu"]
 
     @Test("A real pen (Wacom Cintiq 13HD): pencil touches with plausible force and angles, and hover lines between its strokes",
           arguments: PenPipelineTests.penRecordings)

@@ -45,6 +45,8 @@ public struct DeviceInfo: Equatable, Sendable {
         guard let input = parts.indices.last(where: { parts[$0] == "input" && $0 + 1 < parts.count && parts[$0 + 1].hasPrefix("input") }),
               input > 1 else { return nil }
         let above = parts[..<input]
+        // uinput devices (and other virtual ones) all hang below /sys/devices/virtual: no physical device.
+        guard above.last != "virtual" else { return nil }
         // A USB interface is "BUS-PORT[.PORT…]:CONFIG.INTERFACE" (1-1:1.0); its parent is the USB device.
         if let i = above.lastIndex(where: DeviceInfo.isUSBInterface) { return above[..<i].joined(separator: "/") }
         return above.joined(separator: "/")

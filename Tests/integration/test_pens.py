@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Pens through the real binaries (README "Pens"): `touchbridgectl replay --together FINGERS PEN`,
+`touchbridged --replay … --replay-together` giving the same lines live, a pen refused as a mirror, and
+the scene keys of pens (hover, pencilButtons, palmRejection) with their errors."""
+import json
+import os
+import subprocess
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import *  # noqa: E402,F401,F403  (the binaries, fixtures, Client, Daemon, TestCase)
+
+PEN = os.path.join(FIXTURES, "evemu-devices__wacom-cintiq-13hd-pen__hover-strokes.evemu")
+FINGER = os.path.join(FIXTURES, "evemu-devices__wacom-cintiq-13hd-finger__1fg-touch.evemu")
+CANVAS = {
+    "window": {"width": 1280, "height": 720},
+    "devices": [{"name": "Wacom Cintiq 13HD touch Finger"}, {"name": "Wacom Cintiq 13HD touch Pen"}],
+    "views": [{"name": "canvas", "frame": [0, 0, 1280, 720], "recognizers": [
+        {"name": "near", "type": "hover"},
+        {"name": "ink", "type": "pan", "allowedTouchTypes": ["pencil"]},
+        {"name": "hold", "type": "longPress", "allowedTouchTypes": ["direct"], "minimumPressDuration": 0.1}]}],
+}
+
+
+def replay(*args):
+    out = subprocess.run([CTL, "replay"] + list(args), capture_output=True, text=True, timeout=60)
+    return out, [json.loads(l) for l in out.stdout.splitlines()]
+
+
+class PenTests(TestCase):
+    def scene(self, scene=CANVAS):
+        path = os.path.join(self.tempdir(), "canvas.json")
+        with open(path, "w") as f:
+            json.dump(scene, f)
+        return path
+
+    def test_replay_together_cancels_the_finger_the_pen_came_near_and_draws(self):
+        scene = self.scene()
+        out, lines = replay("--together", "--touches", "--scene", scene, FINGER, PEN)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        touches = [(l["device"], l["type"], l["phase"]) for l in lines if l["event"] == "touch"]
+        # The finger (device 0) lands as the pen (device 1) comes in range: a palm, cancelled at once.
+        self.assertEqual(touches[:2], [(0, "direct", "began"), (0, "direct", "cancelled")])
+        self.assertFalse([t for t in touches[2:] if t[0] == 0])
+        self.assertEqual([t for t in touches if t[0] == 1 and t[2] == "began"], [(1, "pencil", "began")] * 2)
+        gestures = [(l["recognizer"], l["state"]) for l in lines if l["event"] == "gesture" and l["state"] != "changed"]
+        self.assertNotIn(("hold", "began"), gestures)                 # the palm never long-presses
+        self.assertEqual([g for g in gestures if g[0] == "ink"], [("ink", "began"), ("ink", "ended")] * 2)
+        self.assertEqual(len([g for g in gestures if g == ("near", "began")]), 3)
+        # Alone, the same finger long-presses.
+        out, alone = replay("--scene", scene, FINGER)
+        self.assertIn(("hold", "began"), [(l["recognizer"], l["state"]) for l in alone])
+
+    def test_touchbridged_replay_together_gives_the_lines_of_the_offline_replay(self):
+        scene = self.scene()
+        _, expected = replay("--together", "--touches", "--scene", scene, FINGER, PEN)
+        d = Daemon("--no-devices", "--scene", scene, "--replay", FINGER, "--replay", PEN, "--replay-together", "--replay-delay", "0.3")
+        try:
+            c = Client(d.socket, ["gestures", "touches", "devices"])
+            seen = c.until(lambda l: l["event"] == "device" and l["action"] == "removed" and l["device"] == 1, timeout=20)
+            live = [l for l in seen if l["event"] in ("gesture", "touch")]
+            c.close()
+        finally:
+            d.stop()
+        self.assertIsNone(tbsupport.compare_lines(live, [l for l in expected if l["event"] in ("gesture", "touch")]))
+        out = subprocess.run([DAEMON, "--replay", PEN, "--replay-together"], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("--replay-together plays several recordings at once", out.stderr)
+
+    def test_a_pen_is_never_mirrored_and_together_needs_two(self):
+        out, _ = replay("--mirror", os.path.join(self.tempdir(), "m.evemu"), PEN)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn('"Wacom Cintiq 13HD touch Pen" is a pen: pens are never mirrored', out.stderr)
+        out, _ = replay("--together", PEN)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("--together plays several recordings at once: name two or more", out.stderr)
+        # With the finger panel, the mirror is the panel's: the palm shows as MT_TOOL_PALM before its lift.
+        scene = self.scene(dict(CANVAS, devices=[dict(d, passthrough=True) for d in CANVAS["devices"]]))
+        mirror = os.path.join(self.tempdir(), "mirror.evemu")
+        out, _ = replay("--together", "--scene", scene, "--mirror", mirror, FINGER, PEN)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        with open(mirror) as f:
+            text = f.read()
+        self.assertIn('N: Wacom Cintiq 13HD touch Finger', text)
+        events = [l.split()[2:5] for l in text.splitlines() if l.startswith("E:")]
+        self.assertIn(["0003", "0037", "2"], [[t, c, str(int(v))] for t, c, v in events])     # ABS_MT_TOOL_TYPE = MT_TOOL_PALM
+
+    def test_scene_keys_of_pens_and_their_errors(self):
+        ok = self.scene(dict(CANVAS, pencilButtons={"1": {"click": "right"}, "2": {"keys": "ctrl+z"}},
+                             devices=[{"name": "*", "palmRejection": False}]))
+        out = ctl("scene", "check", ok)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        for bad, message in [
+            (dict(CANVAS, pencilButtons={"3": {"click": "right"}}), 'pencilButtons.3: unknown key "3"'),
+            (dict(CANVAS, pencilButtons={"1": {"scroll": {}}}), 'pencilButtons.1.scroll: unknown key "scroll"'),
+            (dict(CANVAS, views=[{"name": "v", "frame": [0, 0, 10, 10], "recognizers": [
+                {"name": "h", "type": "hover", "allowedTouchTypes": ["direct"]}]}]), 'leaves out "pencil": this hover never follows anything'),
+            (dict(CANVAS, devices=[{"name": "*", "palmRejection": "no"}]), "devices[0].palmRejection: must be true or false"),
+        ]:
+            out = ctl("scene", "check", self.scene(bad))
+            self.assertEqual(out.returncode, 1, bad)
+            self.assertIn(message, out.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
