@@ -87,6 +87,46 @@ class PenTests(TestCase):
         events = [l.split()[2:5] for l in text.splitlines() if l.startswith("E:")]
         self.assertIn(["0003", "0037", "2"], [[t, c, str(int(v))] for t, c, v in events])     # ABS_MT_TOOL_TYPE = MT_TOOL_PALM
 
+    def pen_with_buttons(self):
+        """The 13HD pen hovering, its lower barrel button pressed and released, then its upper one."""
+        path = os.path.join(self.tempdir(), "buttons.evemu")
+        with open(PEN) as f:
+            header = [l for l in f if not l.startswith("E:")]
+        events = ["0.10 0003 0000 20000", "0.10 0003 0001 12000", "0.10 0003 0019 30", "0.10 0001 0140 1", "0.10 0000 0000 0",
+                  "0.20 0001 014b 1", "0.20 0000 0000 0", "0.30 0001 014b 0", "0.30 0000 0000 0",
+                  "0.40 0003 0000 20400", "0.40 0001 014c 1", "0.40 0000 0000 0", "0.50 0001 014c 0", "0.50 0000 0000 0",
+                  "0.60 0001 0140 0", "0.60 0000 0000 0"]
+        with open(path, "w") as f:
+            f.writelines(header)
+            f.writelines("E: {} {} {} {}\n".format(*e.split()[:3], int(e.split()[3])) for e in events)
+        return path
+
+    def test_barrel_buttons_are_pencil_lines_and_bind_runs_them(self):
+        rec = self.pen_with_buttons()
+        out, lines = replay(rec)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        pencil = [(l["button"], l["state"], l["time"]) for l in lines if l["event"] == "pencil"]
+        self.assertEqual(pencil, [(1, "pressed", 0.2), (1, "released", 0.3), (2, "pressed", 0.4), (2, "released", 0.5)])
+        tmp = self.tempdir()
+        marker = os.path.join(tmp, "pressed")
+        bindings = os.path.join(tmp, "bind.json")
+        with open(bindings, "w") as f:
+            json.dump({"pencil1": ["/bin/sh", "-c", 'printf "%s %s" "$TOUCHBRIDGE_RECOGNIZER" "$TOUCHBRIDGE_STATE" >> ' + marker],
+                       "pencil2:released": ["/bin/sh", "-c", 'printf " %s %s" "$TOUCHBRIDGE_RECOGNIZER" "$TOUCHBRIDGE_STATE" >> ' + marker]}, f)
+        d = self.daemon("--no-devices", "--replay", rec, "--replay-delay", "2.5")   # bind connects first
+        b = subprocess.Popen([CTL, "bind", bindings, "--socket", d.socket], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            ok = wait_for(lambda: os.path.exists(marker) and "pencil2" in open(marker).read(), timeout=15)
+            if not ok:
+                b.terminate()
+                self.fail("bind: {!r}; marker: {!r}".format(b.stderr.read(), open(marker).read() if os.path.exists(marker) else None))
+            time.sleep(0.3)
+            self.assertEqual(open(marker).read(), "pencil1 pressed pencil2 released")
+        finally:
+            b.terminate()
+            b.wait(10)
+        self.assertNotIn("has no recognizer", b.stderr.read())    # pencil1 and pencil2 are the daemon's lines
+
     def test_scene_keys_of_pens_and_their_errors(self):
         ok = self.scene(dict(CANVAS, pencilButtons={"1": {"click": "right"}, "2": {"keys": "ctrl+z"}},
                              devices=[{"name": "*", "palmRejection": False}]))

@@ -34,8 +34,10 @@ public struct Bindings {
             }
             if let colon = key.firstIndex(of: ":") {
                 let state = String(key[key.index(after: colon)...])
-                guard ["recognized", "began", "changed", "ended", "cancelled"].contains(state) else {
-                    throw BindingsError("\(file): \(key): unknown state \"\(state)\"; one of recognized, began, changed, ended, cancelled")
+                let states = pencilKeys.contains(String(key[..<colon])) ? ["pressed", "released"]
+                                                                       : ["recognized", "began", "changed", "ended", "cancelled"]
+                guard states.contains(state) else {
+                    throw BindingsError("\(file): \(key): unknown state \"\(state)\"; one of \(states.joined(separator: ", "))")
                 }
             }
             commands.append((key, argv))
@@ -47,12 +49,17 @@ public struct Bindings {
     /// "Screen-aware"): not a recognizer.
     public static let wakeKey = "wake"
 
+    /// The binding keys of a pen's barrel buttons (`pencil` lines, README "Pens"): `pencil1` for
+    /// BTN_STYLUS, `pencil2` for BTN_STYLUS2; alone they fire on `pressed`, `pencil1:released` on release.
+    public static let pencilKeys = ["pencil1", "pencil2"]
+
     /// Whether some binding is for the `wake` line.
     public var bindsWake: Bool { commands.contains { $0.0 == Self.wakeKey } }
 
     /// The recognizer names the bindings use.
     public var recognizerNames: [String] {
-        commands.map { key, _ in key.firstIndex(of: ":").map { String(key[..<$0]) } ?? key }.filter { $0 != Self.wakeKey }
+        commands.map { key, _ in key.firstIndex(of: ":").map { String(key[..<$0]) } ?? key }
+            .filter { $0 != Self.wakeKey && !Self.pencilKeys.contains($0) }
     }
 
     /// Refuses bindings for recognizers `scene` does not have, with the nearest name.
@@ -89,7 +96,7 @@ public struct Bindings {
         if state == "wake" { return commands.filter { $0.0 == Self.wakeKey }.map(\.1) }
         return commands.filter { key, _ in
             if key == "\(recognizer):\(state)" { return true }
-            return key == recognizer && (state == "recognized" || state == "ended")
+            return key == recognizer && (state == "recognized" || state == "ended" || state == "pressed")
         }.map(\.argv)
     }
 
@@ -187,6 +194,11 @@ extension Ctl {
                                 named = .object(members)
                             }
                             run(named, line: line, bindings: bindings, running: &running, log: log)
+                        case "pencil":
+                            // A barrel button: bound as "pencil1"/"pencil2", its state "pressed" or "released".
+                            guard case .object(var members) = json, let b = json["button"]?.numberValue else { break }
+                            members.append(("recognizer", .string("pencil\(Int(b))")))
+                            run(.object(members), line: line, bindings: bindings, running: &running, log: log)
                         case "scene":
                             let unknown = bindings.unknownNames(in: Bindings.recognizerNames(ofSceneLine: json), source: "the daemon's scene")
                             if unknown != told { for u in unknown { log.warning("\(file): \(u)") } }
