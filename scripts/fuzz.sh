@@ -30,7 +30,7 @@ seed() {    # seed TARGET DIR: the seed corpus of a target
     client-line)
         python3 scripts/fuzz_seeds.py client-lines "$dir" ;;
     recording)
-        for f in Tests/Fixtures/*.evemu Tests/Fixtures/*.events Tests/Fixtures/*.yml Tests/Fixtures/*.desc; do
+        for f in Tests/Fixtures/*.evemu Tests/Fixtures/*.events Tests/Fixtures/*.yml Tests/Fixtures/*.evtest.txt Tests/Fixtures/*.desc; do
             # libFuzzer's inputs stay small; a header's comments would take all of it.
             grep -v '^#' "$f" | head -c 2000 > "$dir/$(basename "$f")"
         done ;;

@@ -147,7 +147,11 @@ struct PenPipelineTests {
     }
 
     static let fixtures = "/" + #filePath.split(separator: "/").dropLast(2).joined(separator: "/") + "/Fixtures"
-    static let penRecordings = ["evemu-devices__wacom-cintiq-13hd-pen__hover-strokes.evemu"]
+    /// The same pen in the three formats: evemu-devices' own file, and what the lab's libinput record and
+    /// evtest wrote of it replayed into a uinput device (Tests/Fixtures/NOTICE).
+    static let penRecordings = ["evemu-devices__wacom-cintiq-13hd-pen__hover-strokes.evemu",
+                                "libinput-record__wacom-cintiq-13hd-pen__hover-strokes.yml",
+                                "evtest__wacom-cintiq-13hd-pen__hover-strokes.evtest.txt"]
 
     @Test("A real pen (Wacom Cintiq 13HD): pencil touches with plausible force and angles, and hover lines between its strokes",
           arguments: PenPipelineTests.penRecordings)

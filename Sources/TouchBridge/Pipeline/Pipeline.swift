@@ -351,7 +351,10 @@ public final class Pipeline {
             rest.removeAll { mine.contains($0.id) }
         }
         retiring.removeAll { $0.application.activeTouches.isEmpty }
-        application.handle(DigitizerFrame(device: frame.device, timestamp: frame.timestamp, contacts: rest))
+        // The rest, with the pencil's hover and buttons, is the current scene's.
+        var current = frame
+        current.contacts = rest
+        application.handle(current)
     }
 
     /// Lets time pass: the timers due by `time` fire, in order; with pass-through each one's writes

@@ -202,6 +202,10 @@ public final class InputDevices {
             onDeviceLine?(deviceLine("added", d))
             if config.passthrough { startPassthrough(d) }
             pairPens()
+            // A pen that came first, without an entry of its own, waited for its panel: it may open now.
+            if !info.isTablet, let m = monitor {
+                for pen in m.enumerate() where pen.isTablet && open[pen.devnode] == nil && sharesDevice(pen, info) { consider(pen) }
+            }
             read(d)
         } catch {
             log.error("cannot open \(error)")
