@@ -132,6 +132,11 @@ class PenTests(TestCase):
                              devices=[{"name": "*", "palmRejection": False}]))
         out = ctl("scene", "check", ok)
         self.assertEqual(out.returncode, 0, out.stderr)
+        warned = self.scene(dict(CANVAS, views=[{"name": "v", "frame": [0, 0, 10, 10], "recognizers": [
+            {"name": "near", "type": "hover"}, {"name": "tap", "type": "tap", "requireToFail": ["near"]}]}]))
+        out = ctl("scene", "check", warned)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("requireToFail[0]: a hover follows the pencil outside touch sequences and never fails or waits", out.stderr)
         for bad, message in [
             (dict(CANVAS, pencilButtons={"3": {"click": "right"}}), 'pencilButtons.3: unknown key "3"'),
             (dict(CANVAS, pencilButtons={"1": {"scroll": {}}}), 'pencilButtons.1.scroll: unknown key "scroll"'),

@@ -397,6 +397,9 @@ public final class Scene {
                     let other = try find(name, p)
                     guard other !== entry.recognizer else { throw r.error(p, "a recognizer cannot require its own failure") }
                     entry.recognizer.require(toFail: other)
+                    if other is HoverGestureRecognizer || entry.recognizer is HoverGestureRecognizer {
+                        warnings.append("\(p): a hover follows the pencil outside touch sequences and never fails or waits (HV4): this requirement does nothing")
+                    }
                 }
                 switch entry.simultaneous {
                 case .none: break
