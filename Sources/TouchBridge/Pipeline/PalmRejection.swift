@@ -50,7 +50,7 @@ struct PalmRejection {
         if pens[pen] == nil { pens[pen] = .away(since: -.infinity) }
     }
 
-    /// `device` went away, or its entry turns palm rejection on or off.
+    /// `device` went away: its pairs and its contacts' states go with it.
     mutating func forget(device: Int) {
         pens[device] = nil
         screens[device] = nil
@@ -60,6 +60,7 @@ struct PalmRejection {
         off.remove(device)
     }
 
+    /// `device`'s entry turns palm rejection on or off (a finger already rejected stays so until it lifts).
     mutating func setEnabled(_ enabled: Bool, device: Int) {
         if enabled { off.remove(device) } else { off.insert(device) }
     }

@@ -139,8 +139,10 @@ public final class InputDevices {
 
     /// The open panels the compositor still reads itself (neither a pass-through grab nor `"grab": true`):
     /// a touch the daemon swallows still reaches the compositor from these. (A recording is read by
-    /// nobody else.)
-    var ungrabbedPanels: [String] { open.keys.sorted().filter { !(open[$0]?.device.isGrabbed ?? true) } }
+    /// nobody else; a pen is never grabbed, and is not a panel's finger.)
+    var ungrabbedPanels: [String] {
+        open.keys.sorted().filter { open[$0].map { !$0.device.isGrabbed && !$0.device.assembler.isPen } ?? false }
+    }
 
     /// Every device and playing replay, in a stable order (open devices by node, then replays).
     var mappedSources: [MappedSource] {
