@@ -200,16 +200,7 @@ public enum Fuzz {
 
         /// A display pen: pressure, distance, tilt (units per radian), the eraser and two barrel buttons.
         static var pen: DeviceDescription {
-            var d = DeviceDescription(name: "fuzz pen")
-            d.properties = [InputProperty.direct]
-            d.codes[EventType.key] = [KeyCode.toolPen, KeyCode.toolRubber, KeyCode.touch, KeyCode.stylus, KeyCode.stylus2]
-            d.addAbs(AbsCode.x, AbsInfo(minimum: 0, maximum: 4095, resolution: 20))
-            d.addAbs(AbsCode.y, AbsInfo(minimum: 0, maximum: 4095, resolution: 20))
-            d.addAbs(AbsCode.pressure, AbsInfo(minimum: 0, maximum: 2047))
-            d.addAbs(AbsCode.distance, AbsInfo(minimum: 0, maximum: 63))
-            d.addAbs(AbsCode.tiltX, AbsInfo(minimum: -64, maximum: 63, resolution: 57))
-            d.addAbs(AbsCode.tiltY, AbsInfo(minimum: -64, maximum: 63, resolution: 57))
-            return d
+            .pen(name: "fuzz pen", x: 0...4095, y: 0...4095, resolution: 20)
         }
 
         static var single: DeviceDescription {

@@ -54,6 +54,14 @@ public struct PencilPose: Sendable, Equatable {
 
     /// A finger's, or a pencil's without tilt: upright, azimuth along +x.
     public static let upright = PencilPose()
+
+    /// The azimuth at `location` (screen points) as a unit vector in the space `convert` takes screen
+    /// points into (a view's, after its transforms); (1, 0) where the conversion flattens it.
+    func azimuth(at location: Point, through convert: (Point) -> Point) -> Point {
+        let v = convert(location + azimuth) - convert(location)
+        let length = v.length
+        return length > 0 && length.isFinite ? v / length : Point(x: 1, y: 0)
+    }
 }
 
 /// A pencil above the screen (UIHoverGestureRecognizer's input, HV1–HV4).

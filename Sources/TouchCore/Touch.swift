@@ -125,10 +125,7 @@ public final class Touch: Hashable, CustomStringConvertible {
     /// The direction the pencil's cap points, as a unit vector in `view`'s space (nil: the window's),
     /// after every transform between the screen and the view: a view turned 90° sees it turned back.
     public func azimuthUnitVector(in view: View?) -> Point {
-        let at = replay?.location ?? screenLocation
-        let v = convertFromScreen(at + pose.azimuth, to: view) - convertFromScreen(at, to: view)
-        let length = v.length
-        return length > 0 && length.isFinite ? v / length : Point(x: 1, y: 0)
+        pose.azimuth(at: replay?.location ?? screenLocation) { convertFromScreen($0, to: view) }
     }
 
     /// The azimuth as an angle in `view`'s space (nil: the window's), radians in (−π, π], 0 along +x and

@@ -21,16 +21,7 @@ func penBench(log: Logger, rounds: Int) -> PenFigures {
     let p = Pipeline(scene: scene, log: log)
     p.onLines = { _, _ in }
     p.pairPen(1, withFingers: 0)
-    // A Cintiq 13HD pen's axes.
-    var pen = DeviceDescription(name: "bench pen")
-    pen.properties = [InputProperty.direct]
-    pen.codes[EventType.key] = [KeyCode.toolPen, KeyCode.toolRubber, KeyCode.touch, KeyCode.stylus, KeyCode.stylus2]
-    pen.addAbs(AbsCode.x, AbsInfo(minimum: 400, maximum: 59152, resolution: 200))
-    pen.addAbs(AbsCode.y, AbsInfo(minimum: 400, maximum: 33448, resolution: 200))
-    pen.addAbs(AbsCode.pressure, AbsInfo(minimum: 0, maximum: 2047))
-    pen.addAbs(AbsCode.distance, AbsInfo(minimum: 0, maximum: 63))
-    pen.addAbs(AbsCode.tiltX, AbsInfo(minimum: -64, maximum: 63, resolution: 57))
-    pen.addAbs(AbsCode.tiltY, AbsInfo(minimum: -64, maximum: 63, resolution: 57))
+    let pen = DeviceDescription.pen(name: "bench pen")           // a Cintiq 13HD's axes
     var penFrames = FrameAssembler(device: pen, mapping: CoordinateMapping(device: pen, target: scene.window.bounds)!, deviceIndex: 1)
     let panel = DeviceDescription.panel(name: "bench panel", slots: 10, width: 4095, height: 4095)
     var fingerFrames = FrameAssembler(device: panel, mapping: CoordinateMapping(device: panel, target: scene.window.bounds)!, deviceIndex: 0)

@@ -133,10 +133,10 @@ public final class Actions {
         switch b.action.kind {
         case .keys(let chords):
             guard acts(b.action, g.state) else { return }
-            for c in chords { type(c, b, g) }
+            for c in chords { type(c, by: actor(b, g)) }
         case .click(let button, let count):
             guard acts(b.action, g.state) else { return }
-            click(button, count: count, b, g)
+            click(button, count: count, at: g.location(in: nil), by: actor(b, g))
         case .scroll(let options):
             scroll(options, b, g)
         case .zoom(let step, let ctrl):
@@ -155,14 +155,29 @@ public final class Actions {
 
     // MARK: Keys (AC2)
 
-    private func type(_ c: KeyChord, _ b: Binding, _ g: GestureRecognizer) {
+    /// Who a keys or click action acts for, as its line says: a binding's recognizer in its state, or
+    /// a pen's barrel button (recognizer "pencil", state "pressed", and `pencilButton`).
+    private struct Actor {
+        var name: String
+        var device: Int?
+        var time: Double
+        var state: StaticString
+        var pencilButton: Int?
+    }
+
+    private func actor(_ b: Binding, _ g: GestureRecognizer) -> Actor {
+        Actor(name: b.name, device: b.device, time: g.currentTime, state: stateName(g))
+    }
+
+    private func type(_ c: KeyChord, by a: Actor) {
         queue(.keyboard, strokes(c))
-        line(b, g.currentTime, state: stateName(g)) { w in
+        line(name: a.name, device: a.device, a.time, state: a.state, action: "keys") { w in
             w.key("keys"); w.string(c.text)
             w.key("codes")
             w.beginArray()
             for n in c.codeNames { w.string(n) }
             w.endArray()
+            if let n = a.pencilButton { w.key("pencilButton"); w.int(n) }
         }
     }
 
@@ -187,19 +202,20 @@ public final class Actions {
 
     // MARK: Click (AC3)
 
-    private func click(_ button: PointerButton, count: Int, _ b: Binding, _ g: GestureRecognizer) {
-        let p = g.location(in: nil)
-        var e = move(to: p, device: b.device)
+    /// The pointer moves to `p` (window points) and the button is pressed and released `count` times.
+    private func click(_ button: PointerButton, count: Int, at p: Point, by a: Actor) {
+        var e = move(to: p, device: a.device)
         for _ in 0..<count {
             e.append(event(EV_KEY, button.code, 1)); e.append(syn())
             e.append(event(EV_KEY, button.code, 0)); e.append(syn())
         }
         queue(.pointer, e)
-        line(b, g.currentTime, state: stateName(g)) { w in
+        line(name: a.name, device: a.device, a.time, state: a.state, action: "click") { w in
             w.key("button"); w.string(button.rawValue)
             if count != 1 { w.key("count"); w.int(count) }
             w.key("x"); w.number(p.x)
             w.key("y"); w.number(p.y)
+            if let n = a.pencilButton { w.key("pencilButton"); w.int(n) }
         }
     }
 
@@ -209,34 +225,10 @@ public final class Actions {
     /// points): a click there, or keys. Its line names the recognizer "pencil" and the state "pressed".
     func pencilButton(_ button: Int, _ action: Action, at p: Point, device: Int, time: Double) {
         guard !isFailed else { return }
-        let name = "pencil"
+        let a = Actor(name: "pencil", device: device, time: time, state: "pressed", pencilButton: button)
         switch action.kind {
-        case .click(let pointer, let count):
-            var e = move(to: p, device: device)
-            for _ in 0..<count {
-                e.append(event(EV_KEY, pointer.code, 1)); e.append(syn())
-                e.append(event(EV_KEY, pointer.code, 0)); e.append(syn())
-            }
-            queue(.pointer, e)
-            line(name: name, device: device, time, state: "pressed", action: "click") { w in
-                w.key("button"); w.string(pointer.rawValue)
-                if count != 1 { w.key("count"); w.int(count) }
-                w.key("x"); w.number(p.x)
-                w.key("y"); w.number(p.y)
-                w.key("pencilButton"); w.int(button)
-            }
-        case .keys(let chords):
-            for c in chords {
-                queue(.keyboard, strokes(c))
-                line(name: name, device: device, time, state: "pressed", action: "keys") { w in
-                    w.key("keys"); w.string(c.text)
-                    w.key("codes")
-                    w.beginArray()
-                    for n in c.codeNames { w.string(n) }
-                    w.endArray()
-                    w.key("pencilButton"); w.int(button)
-                }
-            }
+        case .click(let pointer, let count): click(pointer, count: count, at: p, by: a)
+        case .keys(let chords): for c in chords { type(c, by: a) }
         case .scroll, .zoom:
             assertionFailure("a pencil button acts with a click or keys only (Action.readPencilButton)")
         }

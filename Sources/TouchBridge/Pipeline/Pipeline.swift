@@ -280,17 +280,8 @@ public final class Pipeline {
         where frame.pencilButtons.contains(button) != before.contains(button) {
             let pressed = frame.pencilButtons.contains(button)
             if let onLines {
-                var w = JSONWriter()
-                w.beginObject()
-                w.key("event"); w.staticString("pencil")
-                w.key("time"); w.number(frame.timestamp)
-                w.key("device"); w.int(frame.device)
-                w.key("button"); w.int(n)
-                w.key("state"); w.staticString(pressed ? "pressed" : "released")
-                w.key("x"); w.number(p.x)
-                w.key("y"); w.number(p.y)
-                w.endObject()
-                w.bytes.withUnsafeBufferPointer { onLines(.gestures, $0) }
+                PencilLine.encode(time: frame.timestamp, device: frame.device, button: n, pressed: pressed, at: p)
+                    .withUnsafeBufferPointer { onLines(.gestures, $0) }
             }
             if pressed, let action = scene.pencilButtonActions[n], let actions {
                 actions.pencilButton(n, action, at: p, device: frame.device, time: frame.timestamp)

@@ -35,9 +35,7 @@ open class HoverGestureRecognizer: GestureRecognizer {
 
     /// The direction the pencil's cap points, as a unit vector in `view`'s space (nil: the window's).
     public func azimuthUnitVector(in view: View?) -> Point {
-        let v = screenToView(hoverLocation + pose.azimuth, view) - screenToView(hoverLocation, view)
-        let length = v.length
-        return length > 0 && length.isFinite ? v / length : Point(x: 1, y: 0)
+        pose.azimuth(at: hoverLocation) { screenToView($0, view) }
     }
 
     /// The azimuth as an angle in `view`'s space, radians in (−π, π], 0 along +x, clockwise on screen.

@@ -149,21 +149,12 @@ struct PenMode {
     }
 
     private func contact(id: Int, cancelled: Bool, _ a: inout FrameAssembler) -> Contact {
-        var c = Contact(id: id, location: location(&a), type: .pencil, isCancelled: cancelled, record: record, pose: pose(a))
+        var c = Contact(id: id, location: location(&a), type: .pencil, isCancelled: cancelled, record: kernel.singleContactRecord, pose: pose(a))
         if let p = axes.pressure {
             c.force = axes.force(kernel.abs[AbsCode.pressure] ?? p.minimum)
             c.maximumPossibleForce = PenAxes.maximumPossibleForce
         }
         return c
-    }
-
-    /// The stroke's record: ABS_X, ABS_Y and ABS_PRESSURE as their ABS_MT_ counterparts.
-    private var record: DigitizerRecord {
-        var r = DigitizerRecord()
-        r[AbsCode.mtPositionX] = kernel.abs[AbsCode.x] ?? 0
-        r[AbsCode.mtPositionY] = kernel.abs[AbsCode.y] ?? 0
-        r[AbsCode.mtPressure] = kernel.abs[AbsCode.pressure] ?? 0
-        return r
     }
 }
 

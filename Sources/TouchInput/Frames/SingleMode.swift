@@ -37,7 +37,7 @@ struct SingleMode {
                                           pressure: a.reportsSinglePressure ? kernel.abs[AbsCode.pressure] : nil,
                                           pressureAxis: AbsCode.pressure, major: nil,
                                           tool: pen ? MTToolType.pen : MTToolType.finger, cancelled: false,
-                                          record: record))
+                                          record: kernel.singleContactRecord))
         } else if let id = contactID {
             if a.cancelVanished { contacts.append(cancelled(id: id, &a)) }
             contactID = nil
@@ -46,14 +46,6 @@ struct SingleMode {
         return DigitizerFrame(device: a.deviceIndex, timestamp: time, contacts: contacts)
     }
 
-    /// The contact's record: its ABS_X, ABS_Y and ABS_PRESSURE as their ABS_MT_ counterparts.
-    private var record: DigitizerRecord {
-        var r = DigitizerRecord()
-        r[AbsCode.mtPositionX] = kernel.abs[AbsCode.x] ?? 0
-        r[AbsCode.mtPositionY] = kernel.abs[AbsCode.y] ?? 0
-        r[AbsCode.mtPressure] = kernel.abs[AbsCode.pressure] ?? 0
-        return r
-    }
 
     private func cancelled(id: Int, _ a: inout FrameAssembler) -> Contact {
         a.makeContact(id: id, x: kernel.abs[AbsCode.x] ?? 0, y: kernel.abs[AbsCode.y] ?? 0,
@@ -67,5 +59,17 @@ struct SingleMode {
         contactID = nil
         kernel.keys = []
         return contacts
+    }
+}
+
+extension KernelState {
+    /// The record of a single-touch device's (or a pen's) one contact: its ABS_X, ABS_Y and ABS_PRESSURE
+    /// as their ABS_MT_ counterparts.
+    var singleContactRecord: DigitizerRecord {
+        var r = DigitizerRecord()
+        r[AbsCode.mtPositionX] = abs[AbsCode.x] ?? 0
+        r[AbsCode.mtPositionY] = abs[AbsCode.y] ?? 0
+        r[AbsCode.mtPressure] = abs[AbsCode.pressure] ?? 0
+        return r
     }
 }

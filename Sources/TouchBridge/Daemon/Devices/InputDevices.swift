@@ -49,6 +49,8 @@ public final class InputDevices {
     private var nextIndex = 0
     /// Mirrors seen on the bus, logged once each.
     private var ignoredMirrors: Set<String> = []
+    /// Pens ignored for want of an entry and of an open panel of their device: they open with the panel.
+    private var waitingPens: [DeviceInfo] = []
     var liveChanges = LiveMappingChanges()
     var sizing = BuiltInSceneSizing()
     /// Device lines ({"event":"device",…}) for subscribers.
@@ -81,8 +83,7 @@ public final class InputDevices {
             log.warning("udev is not available (\(error)): touchscreens will not be found or hotplugged")
             return
         }
-        // Touchscreens first: a pen without an entry of its own takes its panel's (`penConfig`).
-        let found = monitor!.enumerate().sorted { !$0.isTablet && $1.isTablet }
+        let found = InputDevices.panelsFirst(monitor!.enumerate())
         for info in found { consider(info) }
         if open.isEmpty {
             let real = found.filter { !$0.isMirror }
@@ -127,7 +128,7 @@ public final class InputDevices {
                 if !config.grab && d.device.isGrabbed { d.device.ungrab() }
             }
         }
-        if let m = monitor { for info in m.enumerate().sorted(by: { !$0.isTablet && $1.isTablet }) { consider(info) } }
+        if let m = monitor { for info in InputDevices.panelsFirst(m.enumerate()) { consider(info) } }
         pairPens()
     }
 
@@ -166,6 +167,7 @@ public final class InputDevices {
         guard let config = config(for: info) else {
             log.info("ignoring \(info.devnode) \"\(info.name)\": no \"devices\" entry of the scene selects it"
                      + (info.isTablet ? ", and no panel it shares a screen with is open" : ""))
+            if info.isTablet && !waitingPens.contains(where: { $0.devnode == info.devnode }) { waitingPens.append(info) }
             return
         }
         let index = nextIndex
@@ -205,8 +207,10 @@ public final class InputDevices {
             if config.passthrough { startPassthrough(d) }
             pairPens()
             // A pen that came first, without an entry of its own, waited for its panel: it may open now.
-            if !info.isTablet, let m = monitor {
-                for pen in m.enumerate() where pen.isTablet && open[pen.devnode] == nil && sharesDevice(pen, info) { consider(pen) }
+            if !info.isTablet {
+                let ready = waitingPens.filter { sharesDevice($0, info) }
+                waitingPens.removeAll { p in ready.contains { $0.devnode == p.devnode } }
+                for pen in ready { consider(pen) }
             }
             read(d)
         } catch {
@@ -227,6 +231,7 @@ public final class InputDevices {
             case .added: consider(info)
             case .removed:
                 ignoredMirrors.remove(info.devnode)
+                waitingPens.removeAll { $0.devnode == info.devnode }
                 if open[info.devnode] != nil { close(info.devnode, reason: "removed") }
             }
         }
@@ -250,6 +255,11 @@ public final class InputDevices {
     }
 
     // MARK: Pens (README "Pens")
+
+    /// Touchscreens before pens: a pen without an entry of its own takes its panel's (`config(for:)`).
+    static func panelsFirst(_ devices: [DeviceInfo]) -> [DeviceInfo] {
+        devices.filter { !$0.isTablet } + devices.filter(\.isTablet)
+    }
 
     /// A device's configuration: its scene entry; for a pen (never grabbed, never mirrored, whatever
     /// the entry says) without an entry of its own, the entry of an open panel it shares a screen with

@@ -116,3 +116,21 @@ enum WakeLine {
         return w.bytes
     }
 }
+
+/// `{"event":"pencil","time":T,"device":D,"button":1|2,"state":"pressed"|"released","x":X,"y":Y}`: a pen's
+/// barrel button (docs/protocol.md), on the gestures topic.
+enum PencilLine {
+    static func encode(time: Double, device: Int, button: Int, pressed: Bool, at p: Point) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("event"); w.staticString("pencil")
+        w.key("time"); w.number(time)
+        w.key("device"); w.int(device)
+        w.key("button"); w.int(button)
+        w.key("state"); w.staticString(pressed ? "pressed" : "released")
+        w.key("x"); w.number(p.x)
+        w.key("y"); w.number(p.y)
+        w.endObject()
+        return w.bytes
+    }
+}
