@@ -48,6 +48,26 @@ struct ActionTests {
         #expect(try Self.codes("at", "fr") == ["KEY_RIGHTALT", "KEY_0"])
     }
 
+    @Test("Two layouts (\"ru,us\"): a keysym of the second group is typed with its key; the first group wins where both have it")
+    func layoutGroups() throws {
+        // Cyrillic first, as a Russian desktop with English beside it has them: ctrl+c is KEY_C.
+        #expect(try Self.codes("ctrl+c", "ru,us") == ["KEY_LEFTCTRL", "KEY_C"])
+        #expect(try Self.codes("Cyrillic_es", "ru,us") == ["KEY_C"])
+        #expect(try Self.codes("super+Left", "ru,us") == ["KEY_LEFTMETA", "KEY_LEFT"])
+        // The first group decides where both have the keysym: "1" shifted on AZERTY, not the us key.
+        #expect(try Self.codes("1", "fr,us") == ["KEY_LEFTSHIFT", "KEY_1"])
+        #expect(try Self.codes("ctrl+z", "de,us") == ["KEY_LEFTCTRL", "KEY_Y"])
+        // Greek alone has no Latin c: the error names the layout and how to add a second one.
+        let gr = try KeyboardLayout.compiled(KeyboardNames(layout: "gr"))
+        do {
+            _ = try KeyChord.resolve("ctrl+c") { () throws(KeyboardError) in gr }
+            Issue.record("gr typed a Latin c")
+        } catch {
+            #expect(error.description.contains(#"the keyboard layout "gr" cannot type "c""#))
+            #expect(error.description.contains(#""gr,us""#))
+        }
+    }
+
     @Test("A layout's options count: with ctrl:swapcaps, ctrl is the Caps Lock key")
     func layoutOptions() throws {
         let l = try KeyboardLayout.compiled(KeyboardNames(layout: "us", options: "ctrl:swapcaps"))

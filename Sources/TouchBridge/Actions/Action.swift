@@ -118,7 +118,9 @@ public struct KeyChord: Equatable, Sendable {
         }
         let l = try layout()
         guard let s = l.stroke(for: keysym) else {
-            throw KeyboardError(description: "the keyboard layout \(l.names) cannot type \"\(keyName)\": no key of it has that keysym; name the layout that has it in the scene's \"keyboard\"")
+            // A desktop with a second layout for Latin letters ("ru" and "us") has both in its keymap.
+            let both = l.names.layout.split(separator: ",").contains("us") ? "" : " (a desktop with two layouts names both: \"\(l.names.layout),us\")"
+            throw KeyboardError(description: "the keyboard layout \(l.names) cannot type \"\(keyName)\": no key of it has that keysym; name the layout that has it in the scene's \"keyboard\"\(both)")
         }
         add(s.modifiers)
         modifiers.removeAll { $0 == s.key }

@@ -75,8 +75,8 @@ public struct KeyboardError: Error, CustomStringConvertible, Equatable {
     public var description: String
 }
 
-/// A compiled xkb keymap and the way back from a keysym to the keys that type it: for each key and
-/// each shift level of its first layout (group), the keysym there and the modifier masks that select
+/// A compiled xkb keymap and the way back from a keysym to the keys that type it: for each key, each
+/// layout group and each shift level, the keysym there and the modifier masks that select
 /// that level; each modifier mask is realized with the modifier keys that set it. Every answer is
 /// checked by typing it on an xkb state, so what `stroke(for:)` gives is exactly what a compositor with
 /// this keymap reads back (README "Actions": ydotool sends raw codes, and `ctrl+z` comes out `ctrl+y`
@@ -182,37 +182,46 @@ public final class KeyboardLayout: @unchecked Sendable {
         return covered == mask ? chosen : nil
     }
 
-    /// Whether holding `modifiers` and pressing `keycode` gives `keysym` (xkb keycodes).
-    private func types(_ keysym: UInt32, _ keycode: UInt32, holding modifiers: [UInt32]) -> Bool {
+    /// Whether, with layout `group` active, holding `modifiers` and pressing `keycode` gives `keysym`
+    /// (xkb keycodes).
+    private func types(_ keysym: UInt32, _ keycode: UInt32, group: UInt32, holding modifiers: [UInt32]) -> Bool {
         guard let state = xkb_state_new(keymap) else { return false }
         defer { xkb_state_unref(state) }
+        if group > 0 { xkb_state_update_mask(state, 0, 0, 0, 0, 0, group) }
         for m in modifiers { xkb_state_update_key(state, m, XKB_KEY_DOWN) }
         return xkb_state_key_get_one_sym(state, keycode) == keysym
     }
 
-    /// Which of two ways to type a keysym is better: a key of the classic keyboard block (codes up to
-    /// 255, which every keyboard and every compositor keymap has) before the extra keys above it
-    /// (KEY_EURO types EuroSign too, but few keyboards have one), then fewer modifiers, then the lower code.
-    private static func rank(_ modifiers: [UInt32], _ keycode: UInt32) -> (Int, Int, UInt32) {
-        (keycode - 8 > 0xff ? 1 : 0, modifiers.count, keycode)
+    /// Which of two ways to type a keysym is better: the earlier layout group (the first is the one a
+    /// compositor starts in), then a key of the classic keyboard block (codes up to 255, which every
+    /// keyboard and every compositor keymap has) before the extra keys above it (KEY_EURO types
+    /// EuroSign too, but few keyboards have one), then fewer modifiers, then the lower code.
+    private static func rank(_ group: UInt32, _ modifiers: [UInt32], _ keycode: UInt32) -> (UInt32, Int, Int, UInt32) {
+        (group, keycode - 8 > 0xff ? 1 : 0, modifiers.count, keycode)
     }
 
-    /// The key and modifiers that type `keysym` in the first layout (`rank` chooses among several);
-    /// nil when no key of the layout has it.
+    /// The key and modifiers that type `keysym` (`rank` chooses among several); nil when no key of
+    /// the layout has it. A layout of several groups (`"ru,us"`, as a desktop with two layouts has it)
+    /// is searched group by group: `ctrl+c` on `"ru,us"` is KEY_C, the key that types `c` in the second
+    /// group. The compositor reads that key in whichever group is active; applications match a
+    /// shortcut's key in every group (GTK, Qt and browsers do), so the shortcut works in either, while
+    /// a character typed alone comes out as the active group has it (AC2).
     public func stroke(for keysym: UInt32) -> KeyStroke? {
-        var best: (modifiers: [UInt32], keycode: UInt32)?
+        var best: (group: UInt32, modifiers: [UInt32], keycode: UInt32)?
         var masks = [xkb_mod_mask_t](repeating: 0, count: 16)
         for kc in keycodes where Self.isKernelKey(kc) {
-            let levels = xkb_keymap_num_levels_for_key(keymap, kc, 0)
-            for level in 0..<levels {
-                var syms: UnsafePointer<xkb_keysym_t>?
-                let n = xkb_keymap_key_get_syms_by_level(keymap, kc, 0, level, &syms)
-                guard n == 1, let syms, syms[0] == keysym else { continue }
-                let count = Int(xkb_keymap_key_get_mods_for_level(keymap, kc, 0, level, &masks, masks.count))
-                for mask in masks.prefix(count).sorted(by: { $0.nonzeroBitCount < $1.nonzeroBitCount }) {
-                    guard let mods = keys(setting: mask), types(keysym, kc, holding: mods) else { continue }
-                    if best == nil || Self.rank(mods, kc) < Self.rank(best!.modifiers, best!.keycode) { best = (mods, kc) }
-                    break
+            for group in 0..<xkb_keymap_num_layouts_for_key(keymap, kc) {
+                if let best, best.group < group { break }
+                for level in 0..<xkb_keymap_num_levels_for_key(keymap, kc, group) {
+                    var syms: UnsafePointer<xkb_keysym_t>?
+                    let n = xkb_keymap_key_get_syms_by_level(keymap, kc, group, level, &syms)
+                    guard n == 1, let syms, syms[0] == keysym else { continue }
+                    let count = Int(xkb_keymap_key_get_mods_for_level(keymap, kc, group, level, &masks, masks.count))
+                    for mask in masks.prefix(count).sorted(by: { $0.nonzeroBitCount < $1.nonzeroBitCount }) {
+                        guard let mods = keys(setting: mask), types(keysym, kc, group: group, holding: mods) else { continue }
+                        if best == nil || Self.rank(group, mods, kc) < Self.rank(best!.group, best!.modifiers, best!.keycode) { best = (group, mods, kc) }
+                        break
+                    }
                 }
             }
         }
