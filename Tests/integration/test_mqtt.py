@@ -154,10 +154,26 @@ class MQTTTests(TestCase):
         configs = {t: json.loads(p) for t, p in msgs if t.startswith("homeassistant/") and p}
         triggers = [c for t, c in configs.items() if "/device_automation/" in t]
         scene = json.loads(subprocess.run([CTL, "scene", "default"], capture_output=True, text=True).stdout)
-        names = [r["name"] for v in scene["views"] for r in v.get("recognizers", [])]
-        self.assertEqual(sorted(c["subtype"] for c in triggers), sorted(names))
+        types = {r["name"]: r["type"] for v in scene["views"] for r in v.get("recognizers", [])}
+        names = list(types)
+        continuous = [n for n, t in types.items() if t not in ("tap", "swipe")]
+        self.assertTrue(continuous)
+        self.assertEqual(sorted(c["subtype"] for c in triggers if c["type"] == "gesture"), sorted(names))
+        self.assertEqual(sorted(c["subtype"] for c in triggers if c["type"] == "gesture_ended"), sorted(continuous))
         for c in triggers:
-            self.assertEqual((c["automation_type"], c["type"], c["topic"]), ("trigger", "gesture", PREFIX + "/gesture/" + c["subtype"]))
+            if c["type"] == "wake":
+                self.assertEqual((c["automation_type"], c["topic"]), ("trigger", PREFIX + "/wake"))
+                continue
+            self.assertEqual((c["automation_type"], c["topic"]), ("trigger", PREFIX + "/gesture/" + c["subtype"]))
+            # Home Assistant renders value_template on each message and fires when it equals payload:
+            # once a gesture, at recognized for a tap or a swipe, at began (or ended) for the others.
+            self.assertEqual(c["value_template"], "{{ value_json.state }}")
+            want = "ended" if c["type"] == "gesture_ended" else ("recognized" if c["subtype"] not in continuous else "began")
+            self.assertEqual(c["payload"], want, c["subtype"])
+        self.assertEqual(len([c for c in triggers if c["type"] == "wake"]), 1)
+        fired = [g["recognizer"] for g in gestures for c in triggers
+                 if c["type"] == "gesture" and c["subtype"] == g["recognizer"] and g["state"] == c["payload"]]
+        self.assertEqual(fired, [e["recognizer"] for e in expected if e["state"] in ("recognized", "began")])
         devices = {json.dumps(c["device"], sort_keys=True) for c in configs.values()}
         self.assertEqual(len(devices), 1)                          # one device block for all
         entities = [c for t, c in configs.items() if "/device_automation/" not in t]
@@ -167,6 +183,22 @@ class MQTTTests(TestCase):
             self.assertTrue(c["unique_id"].startswith("touchbridge_"))
         sensor = next(c for t, c in configs.items() if "/sensor/" in t)
         self.assertEqual((sensor["device_class"], sensor["state_topic"]), ("timestamp", PREFIX + "/activity"))
+
+    def test_a_touch_on_a_dark_screen_is_published_on_the_wake_topic(self):
+        tmp = self.tempdir()
+        broker = Broker(tmp)
+        self.addCleanup(broker.stop)
+        sub = Subscriber(broker, topics=(PREFIX + "/#",))
+        self.addCleanup(sub.stop)
+        d = self.daemon("--no-devices", "--replay", TAPS, "--replay-delay", "3")
+        self.assertEqual(ctl("set", "display", "off", "--socket", d.socket).returncode, 0)
+        self.bridge(self.config(broker), d.socket)
+        self.assertTrue(wait_for(lambda: len([m for m in sub.messages() if m[0] == PREFIX + "/wake"]) >= 9, timeout=30),
+                        sub.messages()[-5:])
+        wakes = [json.loads(p) for t, p in sub.messages() if t == PREFIX + "/wake"]
+        self.assertEqual(len(wakes), 9)                          # nine taps, each one sequence, each one wake
+        self.assertEqual({w["event"] for w in wakes}, {"wake"})
+        self.assertEqual([m for m in sub.messages() if "/gesture/" in m[0]], [])
 
     def test_kill_9_makes_the_broker_publish_offline_and_a_clean_exit_does_too(self):
         tmp = self.tempdir()

@@ -10,9 +10,10 @@ import TouchInput
 ///   last will too), retained;
 /// - `gesture/<recognizer>`: each gesture line; `devices`: the touchscreens present, retained;
 ///   `activity`: `{"touching":…,"lastTouch":…}` retained, when the first finger lands or the last lifts;
+///   `wake`: each wake line (a touch while the display is off); `pencil`: each barrel button line;
 /// - Home Assistant discovery (retained): a device trigger per recognizer of the served scene (cleared
-///   when it goes), a timestamp sensor of the last touch, a binary sensor for touching, and with
-///   `control` a switch per recognizer;
+///   when it goes; a continuous one's end a second), a wake trigger, a timestamp sensor of the last
+///   touch, a binary sensor for touching, and with `control` a switch per recognizer;
 /// - with `control`: `command` messages are the socket's command lines, passed to the daemon and
 ///   answered on `command/result`.
 public final class MQTTBridge {
@@ -26,7 +27,14 @@ public final class MQTTBridge {
     private var daemonBackoff = 0.5
     private var devices: [(index: Int, line: JSON)] = []
     private var touching: Set<String> = []
-    private var recognizers: [(name: String, enabled: Bool)] = []
+    /// A recognizer of the served scene, as discovery announces it.
+    struct SceneRecognizer {
+        var name: String
+        var enabled: Bool
+        /// A tap or a swipe: its gesture is one `recognized` line, not began … ended.
+        var discrete: Bool
+    }
+    private var recognizers: [SceneRecognizer] = []
     /// Discovery topics published (retained), to clear those of recognizers that went away.
     private var announced: Set<String> = []
     /// Command lines sent to the daemon, waiting for their answer (the daemon answers in order).
@@ -124,7 +132,7 @@ public final class MQTTBridge {
     private func line(_ bytes: [UInt8]) {
         if bytes.starts(with: Self.touchPrefix) { return touch(bytes) }
         if bytes.starts(with: Self.gesturePrefix) {
-            guard let r = Self.stringField(bytes, "recognizer") else { return }
+            guard config.topics.contains("gestures"), let r = Self.stringField(bytes, "recognizer") else { return }
             broker.publish(config.prefix + "/gesture/" + MQTTConfig.topicLevel(r), bytes)
             return
         }
@@ -139,6 +147,11 @@ public final class MQTTBridge {
             device(json)
         case "scene":
             scene(json)
+        case "wake":
+            // A touch on a dark screen (README "Screen-aware"): Home Assistant may turn the screen on.
+            if config.topics.contains("devices") { broker.publish(config.prefix + "/wake", bytes) }
+        case "pencil":
+            if config.topics.contains("gestures") { broker.publish(config.prefix + "/pencil", bytes) }
         case "recognizer":
             if config.topics.contains("recognizers") { broker.publish(config.prefix + "/recognizers", bytes) }
         case "ok", "error":
@@ -232,11 +245,13 @@ public final class MQTTBridge {
     }
 
     private func scene(_ json: JSON) {
-        var found: [(String, Bool)] = []
+        var found: [SceneRecognizer] = []
         func walk(_ views: JSON?) {
             for v in views?.arrayValue ?? [] {
                 for r in v["recognizers"]?.arrayValue ?? [] {
-                    if let n = r["name"]?.stringValue { found.append((n, r["enabled"]?.boolValue ?? true)) }
+                    guard let n = r["name"]?.stringValue else { continue }
+                    let discrete = RecognizerSchema.discreteTypeNames.contains(r["type"]?.stringValue ?? "")
+                    found.append(SceneRecognizer(name: n, enabled: r["enabled"]?.boolValue ?? true, discrete: discrete))
                 }
                 walk(v["subviews"])
             }
@@ -244,7 +259,7 @@ public final class MQTTBridge {
         walk(json["scene"]?["views"])
         recognizers = found
         if config.control {
-            for (n, on) in found { broker.publish(config.prefix + "/recognizer/" + MQTTConfig.topicLevel(n), Array((on ? "ON" : "OFF").utf8), retain: true) }
+            for r in found { broker.publish(config.prefix + "/recognizer/" + MQTTConfig.topicLevel(r.name), Array((r.enabled ? "ON" : "OFF").utf8), retain: true) }
         }
         announce()
     }
@@ -321,18 +336,30 @@ public final class MQTTBridge {
     private func announce() {
         guard let disc = config.discoveryPrefix else { return }
         var now: [String: [UInt8]] = [:]
-        for (name, _) in recognizers {
-            let level = MQTTConfig.topicLevel(name)
-            var w = JSONWriter()
-            w.beginObject()
-            w.key("automation_type"); w.staticString("trigger")
-            w.key("topic"); w.string(config.prefix + "/gesture/" + level)
-            w.key("type"); w.staticString("gesture")
-            w.key("subtype"); w.string(name)
-            w.key("qos"); w.int(config.qos)
-            deviceBlock(&w)
-            w.endObject()
-            now["\(disc)/device_automation/\(nodeID)/\(Self.objectID(name))/config"] = w.bytes
+        for recognizer in recognizers {
+            let name = recognizer.name, level = MQTTConfig.topicLevel(name)
+            // A trigger fires once a gesture: every line of a recognizer goes to its topic (a pan's
+            // began, each changed, ended), so the trigger matches the line's state, `recognized` for a
+            // tap or a swipe, `began` for the others; those also get a `gesture_ended` trigger.
+            func trigger(_ type: StaticString, state: StaticString) -> [UInt8] {
+                var w = JSONWriter()
+                w.beginObject()
+                w.key("automation_type"); w.staticString("trigger")
+                w.key("topic"); w.string(config.prefix + "/gesture/" + level)
+                w.key("type"); w.staticString(type)
+                w.key("subtype"); w.string(name)
+                w.key("value_template"); w.staticString("{{ value_json.state }}")
+                w.key("payload"); w.staticString(state)
+                w.key("qos"); w.int(config.qos)
+                deviceBlock(&w)
+                w.endObject()
+                return w.bytes
+            }
+            let id = Self.objectID(name)
+            now["\(disc)/device_automation/\(nodeID)/\(id)/config"] = trigger("gesture", state: recognizer.discrete ? "recognized" : "began")
+            if !recognizer.discrete {
+                now["\(disc)/device_automation/\(nodeID)/\(id)_ended/config"] = trigger("gesture_ended", state: "ended")
+            }
             if config.control {
                 var s = JSONWriter()
                 s.beginObject()
@@ -350,6 +377,18 @@ public final class MQTTBridge {
                 s.endObject()
                 now["\(disc)/switch/\(nodeID)/\(Self.objectID(name))/config"] = s.bytes
             }
+        }
+        if config.topics.contains("devices") {
+            var w = JSONWriter()
+            w.beginObject()
+            w.key("automation_type"); w.staticString("trigger")
+            w.key("topic"); w.string(config.prefix + "/wake")
+            w.key("type"); w.staticString("wake")
+            w.key("subtype"); w.staticString("display")
+            w.key("qos"); w.int(config.qos)
+            deviceBlock(&w)
+            w.endObject()
+            now["\(disc)/device_automation/\(nodeID)/wake/config"] = w.bytes
         }
         now["\(disc)/sensor/\(nodeID)/last_touch/config"] = activityEntity("Last touch", id: "last_touch",
             template: "{{ value_json.lastTouch }}", deviceClass: "timestamp")

@@ -175,6 +175,10 @@ struct RecognizerSchema: Sendable {
     /// Every type's name, for messages.
     static var typeNames: [String] { all.map { $0.kind.name.description } }
 
+    /// The names of the discrete types (tap, swipe: one `recognized` line a gesture), for readers of
+    /// scene lines that tell a gesture's one moment from a continuous gesture's began.
+    static let discreteTypeNames: Set<String> = Set(all.filter { $0.make().isDiscrete }.map { $0.kind.name.description })
+
     /// A scene file's entry for `g`, as a person writes one: the name, the type, the properties whose
     /// values are not its type's defaults, then the names it requires to fail and is simultaneous with:
     /// `{"name": "doubleTap", "type": "tap", "numberOfTapsRequired": 2}`.
