@@ -3,6 +3,7 @@
 `bind` on `wake`, the kiosk scene (one finger at a time for the app, an operator gesture)."""
 import json
 import os
+import re
 import shutil
 import signal
 import struct
@@ -95,6 +96,24 @@ class ScreenTests(TestCase):
             operator = [json.loads(l) for l in out.stdout.splitlines() if json.loads(l)["recognizer"] == "operator"]
             # Five fingers exactly, as UIKit's numberOfTouchesRequired: a sixth fails the long press.
             self.assertEqual([l["state"] for l in operator][:1], ["began"] if fingers == 5 else [], fingers)
+
+    def test_the_kiosk_scene_gives_one_finger_of_every_real_multi_finger_recording(self):
+        tmp = self.tempdir()
+        played = 0
+        for name in sorted(os.listdir(FIXTURES)):
+            if not re.search(r"__[2-9]fg-", name) or name.startswith("synthetic__"):
+                continue
+            rec = os.path.join(FIXTURES, name)
+            desc = []
+            if name.endswith(".events"):
+                desc = ["--desc", rec.rsplit("__", 1)[0] + "__DEVICE.desc"]
+            mirror = os.path.join(tmp, name + ".mirror.evemu")
+            out = subprocess.run([CTL, "replay", "--scene", KIOSK, "--mirror", mirror, rec] + desc, capture_output=True, text=True, timeout=60)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertGreaterEqual(max_down(rec) if name.endswith(".evemu") else 2, 2, name)
+            self.assertEqual(max_down(mirror), 1, name)         # the first finger passes, no other
+            played += 1
+        self.assertGreaterEqual(played, 8)
 
 
 MOCK_PROXY = os.path.join(ROOT, "Tests", "support", "mock_sensor_proxy.py")
