@@ -278,6 +278,32 @@ class FollowSwayTests(TestCase):
                 f.wait(10)
         self.assertIn("sway closed its IPC socket", f.stderr.read())
 
+    def test_a_restarted_daemon_is_turned_again_without_waiting_for_the_next_turn(self):
+        tmp = self.tempdir()
+        path = os.path.join(tmp, "sway-ipc.sock")
+        sway = SwayIPC(path, transform="270")
+        self.addCleanup(sway.close)
+        ddir = os.path.join(tmp, "daemon")
+        os.makedirs(ddir)
+        args = ["--no-devices", "--replay", SCROLL, "--replay-loop", "--replay-delay", "0.2"]
+        d = tbsupport.Daemon(DAEMON, args, workdir=ddir)
+        c = Client(d.socket, ["devices"])
+        err = os.path.join(tmp, "follow.err")
+        f = subprocess.Popen([CTL, "follow-rotation", "sway", "--swaysock", path, "--socket", d.socket],
+                             stdout=subprocess.DEVNULL, stderr=open(err, "w"))
+        self.addCleanup(lambda: tbsupport.end_process(f, signal.SIGTERM, 10))
+        c.until(lambda l: 270 in rotations([l]), timeout=20)
+        d.stop()                                               # an upgrade restarts the daemon
+        d2 = tbsupport.Daemon(DAEMON, args, workdir=ddir)
+        self.addCleanup(d2.stop)
+        c2 = Client(d2.socket, ["devices", "scene"])
+        turned = {"width": 800, "height": 1280}                # the built-in scene's window, turned
+        c2.until(lambda l: 270 in rotations([l]) or (l["event"] == "scene" and l["scene"]["window"] == turned), timeout=30)
+        said = open(err).read()
+        self.assertIn("the daemon went away", said)
+        self.assertIn("again", said)
+        self.assertIsNone(f.poll())
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -39,12 +39,23 @@ enum FollowRotation {
         return m
     }
 
-    /// Tells the daemon; a refusal or an absent daemon is logged, and the next change tries again.
+    /// Tells the daemon, and keeps telling it: the rotation the source last asked for is sent again
+    /// whenever a daemon appears on the socket (started late, restarted, upgraded), since a new daemon
+    /// begins at its scene's rotation while the screen stays turned. A connection subscribed to
+    /// nothing watches the socket in the loop; when it ends, connecting again is tried with backoff
+    /// (0.5 s doubling to 10 s, as `mqtt` does). A refusal is logged and not repeated.
     final class Sender {
         let socket: String
         let device: String
         let log: Logger
-        var last: (String, Int)?
+        /// What the source asked for last: its words (for the log), degrees, and sway's flip.
+        private var desired: (what: String, rotation: Int, flip: Bool?)?
+        /// Whether the daemon being watched has `desired` (it answered ok, or refused it).
+        private var settled = false
+        private var watch: SocketClient?
+        private var retry: Timer?
+        private var backoff = 0.5
+        private var loop: EventLoop?
 
         init(socket: String, device: String, log: Logger) {
             self.socket = socket
@@ -52,7 +63,60 @@ enum FollowRotation {
             self.log = log
         }
 
+        /// Starts watching the daemon's socket in `loop` (until `stopWatching`).
+        func watch(in loop: EventLoop) throws {
+            self.loop = loop
+            let timer = try Timer()
+            retry = timer
+            try loop.add(timer.fd) { [unowned self] _ in
+                timer.acknowledge()
+                connectWatch()
+            }
+            connectWatch()
+        }
+
+        /// Removes the handlers from the loop (they hold this sender).
+        func stopWatching() {
+            guard let loop else { return }
+            if let w = watch { loop.remove(w.fd) }
+            if let r = retry { loop.remove(r.fd) }
+            watch = nil
+            retry = nil
+            self.loop = nil
+        }
+
+        private func connectWatch() {
+            guard let loop, watch == nil else { return }
+            do {
+                let c = try SocketClient(path: socket)
+                try c.subscribe([])
+                try loop.add(c.fd) { [unowned self, unowned c] _ in
+                    if !c.readAvailable({ _ in }) { watchLost() }
+                }
+                watch = c
+                backoff = 0.5
+                if let d = desired, !settled {
+                    log.info("the daemon is there: \(d.what) again")
+                    send(d.what, rotation: d.rotation, flip: d.flip)
+                }
+            } catch {
+                if backoff == 0.5 { log.warning("\(error); the rotation is sent when the daemon is there") }
+                retry?.arm(at: monotonicNow() + backoff)
+                backoff = min(10, backoff * 2)
+            }
+        }
+
+        private func watchLost() {
+            if let w = watch { loop?.remove(w.fd) }
+            watch = nil
+            settled = false
+            log.warning("the daemon went away; the rotation is sent again when it is back")
+            retry?.arm(at: monotonicNow() + backoff)
+        }
+
         func send(_ what: String, rotation: Int, flip: Bool? = nil) {
+            desired = (what, rotation, flip)
+            settled = false
             var w = JSONWriter()
             w.beginObject(); w.key("set"); w.beginObject()
             w.key("device")
@@ -66,8 +130,10 @@ enum FollowRotation {
                 switch Ctl.answer(client) {
                 case .ok:
                     log.info("\(what): rotation \(rotation)°\(flip == true ? ", flipped" : "") for device \(device)")
-                    last = (what, rotation)
-                case .refused(let message): log.error("\(what): the daemon refused: \(message)")
+                    settled = true
+                case .refused(let message):
+                    log.error("\(what): the daemon refused: \(message)")
+                    settled = true
                 case .closed: log.error("\(what): the daemon closed the connection before answering")
                 }
             } catch {
@@ -120,6 +186,8 @@ enum FollowRotation {
             guard interface == proxyName, let o = changed["AccelerometerOrientation"] else { return }
             apply(o)
         }
+        try sender.watch(in: loop)
+        defer { sender.stopWatching() }                 // its handlers hold it
         claim()
         var status: Int32 = 0
         try loop.add(bus.fd) { _ in
@@ -225,9 +293,11 @@ enum FollowRotation {
             current = transform
             sender.send("\(o["name"]?.stringValue ?? "output") \(transform)", rotation: deg, flip: transform.hasPrefix("flipped"))
         }
-        try follow()
         let loop = try EventLoop()
         let signals = try SignalReceiver([SIGTERM, SIGINT])
+        try sender.watch(in: loop)
+        defer { sender.stopWatching() }                 // its handlers hold it
+        try follow()
         var status: Int32 = 0
         try loop.add(events.fd) { _ in
             repeat {
