@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The visualizer's page in a real browser (headless Chromium): a replay report, and the live page."""
 import json
+import math
 import os
 import subprocess
 import sys
@@ -85,6 +86,30 @@ class VisualizerTests(TestCase):
             self.assertEqual(p.evaluate(lane + ".dataset.actions"), "1")
             self.assertIn("keys super+Page_Down", p.evaluate(lane + ".querySelector('.value').textContent"))
             self.assertEqual(p.evaluate("document.querySelector('.lane[data-recognizer=overview]').dataset.actions"), "0")
+
+    def test_a_report_draws_a_pencil_with_its_tilt(self):
+        tmp = self.tempdir()
+        report = os.path.join(tmp, "pen.html")
+        pen = os.path.join(FIXTURES, "evemu-devices__wacom-cintiq-13hd-pen__hover-strokes.evemu")
+        out = subprocess.run([CTL, "replay", "--touches", "--html", report, pen], capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        touches = [json.loads(l) for l in out.stdout.splitlines() if json.loads(l)["event"] == "touch"]
+        strokes = sorted({t["id"] for t in touches if t["type"] == "pencil"})
+        self.assertEqual(len(strokes), 2)                                  # two strokes of the pen's tip
+        moved = next(t for t in touches if t["phase"] == "moved")
+        with headless.Browser() as b:
+            p = b.open("file://" + report)
+            self.assertTrue(p.wait_for("document.body.dataset.lines > 0"))
+            self.assertEqual(p.evaluate("[...document.querySelectorAll('g.touch')].map(e => e.dataset.type)"), ["pencil"] * 2)
+            # Mid-stroke: a dot, its tilt along the azimuth (as long as the pen leans), the force in its label.
+            p.evaluate("S.t = {}; S.follow = false; S.dirty = true; draw()".format(moved["time"]))
+            g = "document.querySelector('g.touch[data-touch=\"{}\"]')".format(moved["id"])
+            tilt = p.evaluate("(() => {{ const l = {}.querySelector('line.tilt'); return l && [+l.getAttribute('x1'), +l.getAttribute('y1'), +l.getAttribute('x2'), +l.getAttribute('y2')]; }})()".format(g))
+            self.assertIsNotNone(tilt)
+            self.assertAlmostEqual(tilt[0], moved["x"], delta=0.02)
+            angle = math.atan2(tilt[3] - tilt[1], tilt[2] - tilt[0])
+            self.assertAlmostEqual(math.remainder(angle - moved["azimuth"], 2 * math.pi), 0, delta=0.01)
+            self.assertIn("pencil · force ", p.evaluate(g + ".querySelector('text').textContent"))
 
     def test_a_report_of_twenty_seconds_of_ten_fingers_stays_under_5_MB(self):
         tmp = self.tempdir()

@@ -39,7 +39,8 @@ public struct ReplayReport {
         return t - origin!
     }
 
-    /// `[time, device, id, phase, x, y, view, tapCount]`.
+    /// `[time, device, id, phase, x, y, view, tapCount]`; a pencil's adds `kind` (1 its tip, 2 its
+    /// eraser), `force`, `altitude` and `azimuth` (null without tilt), for the page to draw it as one.
     private mutating func compactTouch(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var parser = JSONParser(bytes: Array(bytes))
         guard let json = try? parser.parse(), let time = json["time"]?.numberValue,
@@ -59,7 +60,20 @@ public struct ReplayReport {
         var w = JSONWriter(capacity: 32)
         w.number(rebased(time))
         let t = String(decoding: w.bytes, as: UTF8.self)
-        return "[\(t),\(device),\(Int(id)),\(p),\(ReplayReport.short(x)),\(ReplayReport.short(y)),\(view),\(taps)]"
+        var pencil = ""
+        if json["type"]?.stringValue == "pencil" {
+            let kind = json["eraser"]?.boolValue == true ? 2 : 1
+            let force = ReplayReport.short(json["force"]?.numberValue ?? 0)
+            // Angles to 0.001 rad (0.06°): finer than a pen's tilt resolves.
+            func angle(_ key: String) -> String {
+                guard let v = json[key]?.numberValue else { return "null" }
+                var w = JSONWriter(capacity: 16)
+                w.number((v * 1000).rounded() / 1000)
+                return String(decoding: w.bytes, as: UTF8.self)
+            }
+            pencil = ",\(kind),\(force),\(angle("altitude")),\(angle("azimuth"))"
+        }
+        return "[\(t),\(device),\(Int(id)),\(p),\(ReplayReport.short(x)),\(ReplayReport.short(y)),\(view),\(taps)\(pencil)]"
     }
 
     /// A position to 0.01 pt: finer than any panel resolves, and half the bytes.

@@ -12,7 +12,8 @@
 /// Embedded touch lines are compact arrays, `[time, device, id, phase, x, y, view, tapCount]` with the
 /// phase as an index into `began moved stationary ended cancelled`, the view as an index into a
 /// `{"event":"views","names":[…],"timeOrigin":T}` line sent before them, and the time in seconds from
-/// `timeOrigin`: a ten-finger recording's report stays small.
+/// `timeOrigin`: a ten-finger recording's report stays small. A pencil's touch adds `kind` (1 tip, 2
+/// eraser), `force`, `altitude` and `azimuth`; the page draws it as a dot with its tilt.
 enum VisualizerPage {
     /// The page; `mode` is "live" or "report", `data` the embedded lines (one per line, `<` escaped).
     static func html(mode: StaticString, title: String, data: String = "") -> String {

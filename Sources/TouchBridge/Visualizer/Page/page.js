@@ -13,8 +13,16 @@ const M = { scene: null, sceneVersion: 0, devices: new Map(), touches: new Map()
 const S = { t: 0, playing: false, follow: LIVE, speed: 1, dirty: true, last: null, drawnScene: -1 };
 
 function expandTouch(a) {
-  return { event: "touch", time: M.timeOrigin + a[0], device: a[1], id: a[2], phase: PHASES[a[3]], x: a[4], y: a[5],
-           view: a[6] < 0 ? null : M.viewNames[a[6]], tapCount: a[7] };
+  const t = { event: "touch", time: M.timeOrigin + a[0], device: a[1], id: a[2], phase: PHASES[a[3]], x: a[4], y: a[5],
+              view: a[6] < 0 ? null : M.viewNames[a[6]], tapCount: a[7] };
+  // A pencil's touch carries [kind (1 tip, 2 eraser), force, altitude, azimuth] after the tap count.
+  if (a.length > 8) {
+    t.type = "pencil";
+    if (a[8] === 2) t.eraser = true;
+    t.force = a[9];
+    if (a[10] !== null) { t.altitude = a[10]; t.azimuth = a[11]; }
+  }
+  return t;
 }
 
 function lane(name, type, view) {
@@ -155,18 +163,29 @@ function drawTouches() {
     const from = S.follow || S.playing ? Math.max(0, upTo(pts, t - 1.5)) : 0;
     if (finished && S.playing && t - p.time > 1.5) continue;
     const color = PHASE_COLOR[p.phase];
+    const pencil = p.type === "pencil";
     const trail = pts.slice(from, last + 1).map((q) => num(q.x) + "," + num(q.y)).join(" ");
     let mark;
     if (p.phase === "cancelled") {
       mark = `<path d="M${p.x - r},${p.y - r}L${p.x + r},${p.y + r}M${p.x - r},${p.y + r}L${p.x + r},${p.y - r}" stroke="${color}" stroke-width="3" vector-effect="non-scaling-stroke"/>`;
     } else if (finished) {
       mark = `<circle cx="${num(p.x)}" cy="${num(p.y)}" r="${r * 0.6}" fill="none" stroke="${color}" stroke-width="2" vector-effect="non-scaling-stroke"/>`;
+    } else if (pencil) {
+      // A pencil's tip: a small dot, and its tilt as a stroke along the azimuth, as long as the pencil
+      // leans (none upright, 3 r lying flat: the cosine of the altitude).
+      down++;
+      mark = `<circle cx="${num(p.x)}" cy="${num(p.y)}" r="${r * 0.4}" fill="${color}" stroke="${color}" stroke-width="2" vector-effect="non-scaling-stroke"/>`;
+      if (p.altitude !== undefined) {
+        const len = 3 * r * Math.cos(p.altitude);
+        mark += `<line class="tilt" x1="${num(p.x)}" y1="${num(p.y)}" x2="${num(p.x + len * Math.cos(p.azimuth))}" y2="${num(p.y + len * Math.sin(p.azimuth))}" stroke="${color}" stroke-width="3" vector-effect="non-scaling-stroke"/>`;
+      }
     } else {
       down++;
       mark = `<circle cx="${num(p.x)}" cy="${num(p.y)}" r="${r}" fill="${color}" fill-opacity=".55" stroke="${color}" stroke-width="2" vector-effect="non-scaling-stroke"/>`;
     }
-    const label = finished ? "" : `<text x="${num(p.x + r * 1.3)}" y="${num(p.y - r)}" font-size="${num(r * 1.1)}">#${touch.id} · tap ${p.tapCount} · ${esc(touch.view ?? "no view")}</text>`;
-    out.push(`<g class="touch" data-touch="${touch.id}" data-phase="${p.phase}" data-view="${esc(touch.view ?? "")}">`
+    const what = pencil ? `${p.eraser ? "eraser" : "pencil"} · force ${(p.force ?? 0).toFixed(2)}` : `tap ${p.tapCount}`;
+    const label = finished ? "" : `<text x="${num(p.x + r * 1.3)}" y="${num(p.y - r)}" font-size="${num(r * 1.1)}">#${touch.id} · ${what} · ${esc(touch.view ?? "no view")}</text>`;
+    out.push(`<g class="touch" data-touch="${touch.id}" data-type="${pencil ? "pencil" : "direct"}" data-phase="${p.phase}" data-view="${esc(touch.view ?? "")}">`
              + `<polyline class="trail" points="${trail}" stroke="${color}"/>${mark}${label}</g>`);
   }
   $("touches").innerHTML = out.join("");
