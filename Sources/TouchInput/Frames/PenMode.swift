@@ -11,9 +11,10 @@ import Glibc
 /// Read as libinput reads a tablet (evdev-tablet.c):
 /// - in range while a BTN_TOOL_PEN, _RUBBER, _BRUSH, _PENCIL or _AIRBRUSH key is down (a tip down with
 ///   no tool key at all counts as in range: some pens never send one);
-/// - the tip: with ABS_PRESSURE, by pressure alone (BTN_TOUCH is ignored, as libinput does): down above
-///   5 % of the range, up again below 1 %; without, BTN_TOUCH;
-/// - force: pressure above the 1 % threshold over the rest of the range (libinput's normalization),
+/// - the tip: with ABS_PRESSURE, by pressure alone (BTN_TOUCH is ignored, as libinput does): down at
+///   5 % of the range, up again at 1 % (`PenPressure`, which also learns a worn pen's pressure offset);
+///   without, BTN_TOUCH;
+/// - force: pressure above the lower threshold over the rest of the range (libinput's normalization),
 ///   times `PenAxes.maximumPossibleForce` (UIKit's scale for a pencil, T11);
 /// - tilt: ABS_TILT_X/Y in degrees as libinput converts them (`PenAxes.degrees`), then altitude and
 ///   azimuth (`PenAxes.pose`);
@@ -35,10 +36,26 @@ struct PenMode {
     /// The tip was down when the device was opened: not a stroke of ours until it lifts.
     var heldAtOpen = false
     let axes: PenAxes
+    /// The thresholds and offset of each end: libinput keeps them per tool, and the eraser is a tool
+    /// of its own (nil without ABS_PRESSURE).
+    var tipPressure: PenPressure?
+    var eraserPressure: PenPressure?
+    /// A tool key was down at the last frame: the next frame with one after none is a proximity-in.
+    private var wasInRange = false
 
     init(device: DeviceDescription) {
         kernel = KernelState(device: device)
         axes = PenAxes(device)
+        tipPressure = axes.pressure.map { PenPressure(axis: $0, distance: axes.distance) }
+        eraserPressure = tipPressure
+    }
+
+    private var isEraser: Bool { kernel.keys.contains(KeyCode.toolRubber) }
+
+    /// The pressure state of the end in use.
+    private var pressure: PenPressure? {
+        get { isEraser ? eraserPressure : tipPressure }
+        set { if isEraser { eraserPressure = newValue } else { tipPressure = newValue } }
     }
 
     var isNeutral: Bool {
@@ -51,12 +68,32 @@ struct PenMode {
         KeyCode.penTools.contains { kernel.keys.contains($0) } || tipDown
     }
 
-    /// Decides the tip from the current kernel state: pressure thresholds with hysteresis, else BTN_TOUCH.
-    mutating func updateTip() {
-        if let p = axes.pressure {
+    /// Decides the tip from the current kernel state: pressure thresholds with hysteresis (after the
+    /// pressure offset learnt what it can: at a proximity-in, `report` says what was found), else
+    /// BTN_TOUCH.
+    mutating func updateTip(report: (String, String) -> Void = { _, _ in }) {
+        // In proximity by the tool keys alone (a pen that sends none counts as always in): the frame
+        // that lifts the tool key is not read for the offset, whatever the tip says (libinput reads
+        // no axis when the tool leaves).
+        let inProximity = axes.toolless || KeyCode.penTools.contains { kernel.keys.contains($0) }
+        let entering = inProximity && !wasInRange
+        wasInRange = inProximity
+        if let p = axes.pressure, var thresholds = pressure {
             let value = kernel.abs[AbsCode.pressure] ?? p.minimum
-            if !tipDown && Double(value) > axes.tipDownAbove { tipDown = true }
-            else if tipDown && Double(value) < axes.tipUpBelow { tipDown = false }
+            if inProximity {
+                thresholds.update(value)
+                if entering, let found = thresholds.proximityIn(value, distance: kernel.abs[AbsCode.distance]) {
+                    switch found {
+                    case .offset(let o):
+                        report("pressure-offset-\(isEraser)", "pressure offset \(o) of 0…\(p.maximum) found on the pen's \(isEraser ? "eraser" : "tip") (a worn tip presses while it hovers): its thresholds start there, as libinput's do")
+                    case .tooLarge(let o):
+                        report("pressure-offset-large", "pen pressure \(o) of 0…\(p.maximum) while hovering is over half the range: not taken as an offset (libinput ignores it too); the tip may stay down")
+                    }
+                }
+                pressure = thresholds
+            }
+            if !tipDown && value >= thresholds.upper { tipDown = true }
+            else if tipDown && value <= thresholds.lower { tipDown = false }
         } else {
             tipDown = kernel.keys.contains(KeyCode.touch)
         }
@@ -74,7 +111,7 @@ struct PenMode {
 
     mutating func frame(_ events: [InputEvent], time: Double, _ a: inout FrameAssembler) -> DigitizerFrame {
         for e in events { kernel.apply(e) }
-        updateTip()
+        updateTip { a.report($0, "\(a.device.name): \($1)") }
         return frame(time: time, &a)
     }
 
@@ -118,6 +155,7 @@ struct PenMode {
         state = .outOfRange
         tipDown = false
         heldAtOpen = false
+        wasInRange = false
         kernel.keys = []
         return contacts
     }
@@ -150,8 +188,8 @@ struct PenMode {
 
     private func contact(id: Int, cancelled: Bool, _ a: inout FrameAssembler) -> Contact {
         var c = Contact(id: id, location: location(&a), type: .pencil, isCancelled: cancelled, record: kernel.singleContactRecord, pose: pose(a))
-        if let p = axes.pressure {
-            c.force = axes.force(kernel.abs[AbsCode.pressure] ?? p.minimum)
+        if let p = axes.pressure, let thresholds = pressure {
+            c.force = thresholds.force(kernel.abs[AbsCode.pressure] ?? p.minimum)
             c.maximumPossibleForce = PenAxes.maximumPossibleForce
         }
         return c
@@ -173,9 +211,6 @@ public struct PenAxes: Sendable {
     public let toolless: Bool
     /// Raw units per millimetre along x and y (1 each when the kernel does not say: square units).
     public let unitsPerMillimetre: Point
-    /// libinput's thresholds: the tip is down above 5 % of the pressure range, up below 1 %.
-    let tipDownAbove: Double
-    let tipUpBelow: Double
 
     public init(_ device: DeviceDescription) {
         func axis(_ code: UInt16) -> AbsInfo? {
@@ -193,21 +228,6 @@ public struct PenAxes: Sendable {
         } else {
             unitsPerMillimetre = Point(x: 1, y: 1)
         }
-        if let p = pressure {
-            let range = Double(p.maximum) - Double(p.minimum)
-            tipDownAbove = Double(p.minimum) + range * 0.05
-            tipUpBelow = Double(p.minimum) + range * 0.01
-        } else {
-            (tipDownAbove, tipUpBelow) = (0, 0)
-        }
-    }
-
-    /// Force on UIKit's scale: the pressure above the lower (1 %) threshold over the rest of the range
-    /// (libinput's `normalize_pressure`), times the pencil's maximum.
-    public func force(_ value: Int32) -> Double {
-        guard let p = pressure else { return 0 }
-        let normalized = (Double(value) - tipUpBelow) / (Double(p.maximum) - tipUpBelow + 1)
-        return Swift.min(1, Swift.max(0, normalized)) * PenAxes.maximumPossibleForce
     }
 
     /// A tilt axis in degrees off the surface's normal, as libinput's `adjust_tilt`: with a resolution
@@ -233,6 +253,104 @@ public struct PenAxes: Sendable {
         let v = Point(x: tan(tx), y: tan(ty))
         let lean = v.length
         return (lean == 0 ? Double.pi / 2 : atan(1 / lean), lean == 0 ? Point(x: 1, y: 0) : v)
+    }
+}
+
+/// One pen end's pressure thresholds, and the pressure offset of a worn tip, as libinput keeps them
+/// per tool (evdev-tablet.c: `axis_range_percentage`, `set_pressure_offset`, `update_pressure_offset`,
+/// `detect_pressure_offset`, `detect_tool_contact`, `normalize_pressure`):
+/// - thresholds in device units, truncated as libinput's integer arithmetic does: lower at 1 % of the
+///   range, upper at 5 %; the tip goes down at `upper` or above, up at `lower` or below;
+/// - a worn tip presses a little while it hovers. At a proximity-in with the pen well above the surface
+///   (ABS_DISTANCE at half its range or more), a pressure above the minimum is that tool's offset; a
+///   pen without ABS_DISTANCE decides at its third proximity-in that comes with pressure, taking the
+///   lowest pressure seen in range until then. An offset over half the range is refused. With an
+///   offset, `lower` is the offset and `upper` the offset plus the same gap (4 % of the range), and
+///   any lower pressure seen later lowers them again;
+/// - force: the pressure above `lower` over the rest of the range (0 … 1), on UIKit's pencil scale.
+///
+///     looking(lowest, proximityIns) ──found──▶ offset(o) (lowered as lower values come)
+///            └── third proximity-in without distance, none found ──▶ decided
+struct PenPressure: Equatable {
+    enum State: Equatable {
+        /// No offset yet: the lowest pressure seen in range, and how many proximity-ins with pressure
+        /// passed (for a pen without ABS_DISTANCE, which decides at the third).
+        case looking(lowest: Int32, proximityIns: Int)
+        case offset(Int32)
+        /// A pen without ABS_DISTANCE decided that it has none: never looked for again.
+        case decided
+    }
+
+    /// What a proximity-in found.
+    enum Finding: Equatable {
+        case offset(Int32)
+        case tooLarge(Int32)
+    }
+
+    let axis: AbsInfo
+    /// ABS_DISTANCE, if the pen reports it.
+    let distance: AbsInfo?
+    private(set) var state: State
+    private(set) var lower: Int32
+    private(set) var upper: Int32
+
+    init(axis: AbsInfo, distance: AbsInfo?) {
+        self.axis = axis
+        self.distance = distance
+        state = .looking(lowest: axis.maximum, proximityIns: 0)
+        lower = Self.percent(axis, 1)
+        upper = Self.percent(axis, 5)
+    }
+
+    /// libinput's `axis_range_percentage`: `percent` of the range above the minimum, in whole units
+    /// (the conversion to int truncates).
+    static func percent(_ a: AbsInfo, _ percent: Double) -> Int32 {
+        Int32((Double(a.maximum - a.minimum) * percent / 100 + Double(a.minimum)).rounded(.towardZero))
+    }
+
+    /// Every frame in range: an offset only ever comes down; while looking, the lowest value is kept.
+    mutating func update(_ value: Int32) {
+        switch state {
+        case .offset(let o) where value < o: set(value)
+        case .looking(let lowest, let n): state = .looking(lowest: Swift.min(lowest, value), proximityIns: n)
+        default: break
+        }
+    }
+
+    /// At a proximity-in (after `update`): whether this is where the offset is found.
+    mutating func proximityIn(_ value: Int32, distance d: Int32?) -> Finding? {
+        guard case .looking(let lowest, let n) = state, value > axis.minimum else { return nil }
+        var candidate = value
+        if let distance {
+            // Closer than half the distance range the pen may be touching: too likely to be wrong.
+            guard (d ?? distance.minimum) >= Self.percent(distance, 50) else { return nil }
+        } else {
+            guard n >= 2 else {
+                state = .looking(lowest: lowest, proximityIns: n + 1)
+                return nil
+            }
+            state = .decided
+            candidate = lowest
+        }
+        guard candidate > axis.minimum else { return nil }
+        guard candidate <= Self.percent(axis, 50) else { return .tooLarge(candidate) }
+        set(candidate)
+        return .offset(candidate)
+    }
+
+    /// The offset as the new zero: lower there, upper the same gap above it.
+    private mutating func set(_ offset: Int32) {
+        let gap = upper - lower
+        state = .offset(offset)
+        lower = offset
+        upper = offset + gap
+    }
+
+    /// Force on UIKit's scale: libinput's `normalize_pressure` (the pressure above `lower` over the
+    /// rest of the range plus one), clamped to 0 … 1, times the pencil's maximum.
+    func force(_ value: Int32) -> Double {
+        let normalized = (Double(value) - Double(lower)) / (Double(axis.maximum) - Double(lower) + 1)
+        return Swift.min(1, Swift.max(0, normalized)) * PenAxes.maximumPossibleForce
     }
 }
 

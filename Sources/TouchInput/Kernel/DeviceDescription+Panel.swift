@@ -30,17 +30,18 @@ extension DeviceDescription {
     /// BTN_TOUCH, both barrel buttons; ABS_X/ABS_Y over `x`, `y` (`resolution` units per millimetre),
     /// ABS_PRESSURE 0…2047, ABS_DISTANCE 0…63, ABS_TILT_X/Y over `tilt` (`tiltResolution` units per
     /// radian; 0: none, and libinput then reads the range as −64°…64°). A Wacom Cintiq 13HD's axes by
-    /// default. For tests, benchmarks and fuzzing, which make up their pens.
+    /// default; `distance: false` for a pen without ABS_DISTANCE (many AES and MPP pens). For tests,
+    /// benchmarks and fuzzing, which make up their pens.
     public static func pen(name: String, x: ClosedRange<Int32> = 400...59152, y: ClosedRange<Int32> = 400...33448,
                            resolution: Int32 = 200, tilt: ClosedRange<Int32> = -64...63,
-                           tiltResolution: Int32 = 57) -> DeviceDescription {
+                           tiltResolution: Int32 = 57, distance: Bool = true) -> DeviceDescription {
         var d = DeviceDescription(name: name)
         d.properties = [InputProperty.direct]
         d.codes[EventType.key] = [KeyCode.toolPen, KeyCode.toolRubber, KeyCode.touch, KeyCode.stylus, KeyCode.stylus2]
         d.addAbs(AbsCode.x, AbsInfo(minimum: x.lowerBound, maximum: x.upperBound, resolution: resolution))
         d.addAbs(AbsCode.y, AbsInfo(minimum: y.lowerBound, maximum: y.upperBound, resolution: resolution))
         d.addAbs(AbsCode.pressure, AbsInfo(minimum: 0, maximum: 2047))
-        d.addAbs(AbsCode.distance, AbsInfo(minimum: 0, maximum: 63))
+        if distance { d.addAbs(AbsCode.distance, AbsInfo(minimum: 0, maximum: 63)) }
         d.addAbs(AbsCode.tiltX, AbsInfo(minimum: tilt.lowerBound, maximum: tilt.upperBound, resolution: tiltResolution))
         d.addAbs(AbsCode.tiltY, AbsInfo(minimum: tilt.lowerBound, maximum: tilt.upperBound, resolution: tiltResolution))
         return d
