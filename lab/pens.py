@@ -6,7 +6,9 @@ panel, one device group, the panel passed through:
   of what the kernel delivered replay into the same gestures as evemu-record's;
 - with the pen near, a finger already down on the panel is cancelled on the mirror (libinput
   TOUCH_CANCEL, no TOUCH_UP); the pen node is never grabbed and libinput reads its own events from it;
-  no mirror is made of the pen; the mirror is in the panel's device group (udev and libinput agree).
+  no mirror is made of the pen; the mirror is in the panel's device group (udev and libinput agree);
+- a worn pen that presses while it hovers: its idle pressure is the tip's zero for us as for libinput,
+  the same tips down and up.
 """
 import json
 import os
@@ -225,7 +227,63 @@ def check_pen_and_panel(binaries, workdir):
         subprocess.run(["udevadm", "control", "--reload"])
 
 
+def worn_pen_stream():
+    """One proximity of a pen whose worn tip presses 150 of 0…2047 while it hovers: it comes in range
+    far above the surface (distance 50 of 0…63), hovers, makes two strokes (800) with a hover between,
+    and leaves. The pressure steps straight between idle and stroke, away from every threshold, so
+    that any libinput since the offset heuristic reads the same tips."""
+    lines, t = [], 0.0
+
+    def frame(*events):
+        for e in events:
+            lines.append("{:.6f} {}".format(t, e))
+        lines.append("{:.6f} 0 0 0".format(t))
+    frame("1 140 1", "3 0 20000", "3 1 12000", "3 19 50", "3 18 150")
+    x = 20000
+    for phase in ("hover", "stroke", "hover", "stroke", "hover"):
+        for i in range(8):
+            t += 0.01
+            x += 100
+            idle = 150 + (i % 2) * 3                                    # idle pressure wobbles a little
+            if phase == "stroke":
+                frame("3 0 {}".format(x), "3 19 0", "3 18 {}".format(800 + (i % 2) * 10), "1 14a 1" if i == 0 else "3 1 12000")
+            else:
+                frame("3 0 {}".format(x), "3 19 {}".format(10 + i), "3 18 {}".format(idle), "1 14a 0" if i == 0 else "3 1 12000")
+    t += 0.01
+    frame("1 140 0", "3 18 0", "3 19 0")
+    return lines
+
+
+def check_worn_pen(binaries, workdir):
+    name = "a worn pen (pressure while hovering)"
+    scene = write_scene(workdir)
+    d = Daemon(binaries, workdir, ["--scene", scene, "--verbose"])
+    pen = None
+    try:
+        c = Client(d.socket)
+        pen = Device(description(workdir, PEN, "Lab Pen Worn"))
+        if not d.wait_for_log(re.escape(pen.node) + r".*never grabbed or mirrored"):
+            return report(name + ": opened", False, d.text()[-400:])
+        li = LibinputWatcher(pen.node, workdir, tag="worn")
+        c.pump(0.3)
+        pen.play(events(workdir, "worn-pen", worn_pen_stream()))
+        c.pump(0.6)
+        tablet = tablet_kinds(li)
+        li.stop()
+        ours = [t["phase"] for t in c.of("touch") if t["type"] == "pencil" and t["phase"] in ("began", "ended", "cancelled")]
+        theirs = [k[1] for k in tablet if k[0] == "TABLET_TOOL_TIP"]
+        said = d.wait_for_log(r"pressure offset 150 of 0…2047", timeout=1)
+        ok = ours == ["began", "ended"] * 2 and theirs == ["down", "up"] * 2 and said is not None
+        report(name + ": its idle pressure is taken as the tip's zero, as libinput takes it: two strokes, tips {} (libinput {})".format(
+            ours, theirs), ok, "" if ok else d.text()[-600:])
+    finally:
+        if pen:
+            pen.remove()
+        d.stop()
+
+
 CHECKS = [
     ("pens recording", check_pen_recording),
     ("pens pair", check_pen_and_panel),
+    ("pens worn", check_worn_pen),
 ]
