@@ -24,7 +24,7 @@ public final class MQTTBridge {
     let broker: MQTTConnection
     private let retry: Timer
     private var daemon: SocketClient?
-    private var daemonBackoff = 0.5
+    private var daemonBackoff = Backoff(maximum: 10)
     private var devices: [(index: Int, line: JSON)] = []
     private var touching: Set<String> = []
     /// A recognizer of the served scene, as discovery announces it.
@@ -103,16 +103,16 @@ public final class MQTTBridge {
             if config.topics.contains("recognizers") { topics.append("recognizers") }
             try c.subscribe(topics)
             daemon = c
-            daemonBackoff = 0.5
+            daemonBackoff.reset()
             try loop.add(c.fd) { [unowned self, unowned c] _ in
                 if !c.readAvailable({ line($0) }) { daemonLost() }
             }
             log.info("reading \(socketPath)")
             broker.publish(statusTopic, Array("online".utf8), retain: true, qos: 1)
         } catch {
-            log.warning("\(error); trying again in \(daemonBackoff) s")
-            retry.arm(at: monotonicNow() + daemonBackoff)
-            daemonBackoff = min(10, daemonBackoff * 2)
+            let wait = daemonBackoff.next()
+            log.warning("\(error); trying again in \(wait) s")
+            retry.arm(at: monotonicNow() + wait)
         }
     }
 
@@ -124,7 +124,7 @@ public final class MQTTBridge {
         touching = []
         log.warning("the daemon closed the connection; offline until it is back")
         broker.publish(statusTopic, Array("offline".utf8), retain: true, qos: 1)
-        retry.arm(at: monotonicNow() + daemonBackoff)
+        retry.arm(at: monotonicNow() + daemonBackoff.delay)
     }
 
     /// One line of the daemon's. Gesture and touch lines, the many, are read by their few fields (the
@@ -341,24 +341,12 @@ public final class MQTTBridge {
             // A trigger fires once a gesture: every line of a recognizer goes to its topic (a pan's
             // began, each changed, ended), so the trigger matches the line's state, `recognized` for a
             // tap or a swipe, `began` for the others; those also get a `gesture_ended` trigger.
-            func trigger(_ type: StaticString, state: StaticString) -> [UInt8] {
-                var w = JSONWriter()
-                w.beginObject()
-                w.key("automation_type"); w.staticString("trigger")
-                w.key("topic"); w.string(config.prefix + "/gesture/" + level)
-                w.key("type"); w.staticString(type)
-                w.key("subtype"); w.string(name)
-                w.key("value_template"); w.staticString("{{ value_json.state }}")
-                w.key("payload"); w.staticString(state)
-                w.key("qos"); w.int(config.qos)
-                deviceBlock(&w)
-                w.endObject()
-                return w.bytes
-            }
-            let id = Self.objectID(name)
-            now["\(disc)/device_automation/\(nodeID)/\(id)/config"] = trigger("gesture", state: recognizer.discrete ? "recognized" : "began")
+            let topic = config.prefix + "/gesture/" + level, id = Self.objectID(name)
+            now["\(disc)/device_automation/\(nodeID)/\(id)/config"] =
+                deviceTrigger(topic: topic, type: "gesture", subtype: name, state: recognizer.discrete ? "recognized" : "began")
             if !recognizer.discrete {
-                now["\(disc)/device_automation/\(nodeID)/\(id)_ended/config"] = trigger("gesture_ended", state: "ended")
+                now["\(disc)/device_automation/\(nodeID)/\(id)_ended/config"] =
+                    deviceTrigger(topic: topic, type: "gesture_ended", subtype: name, state: "ended")
             }
             if config.control {
                 var s = JSONWriter()
@@ -379,16 +367,8 @@ public final class MQTTBridge {
             }
         }
         if config.topics.contains("devices") {
-            var w = JSONWriter()
-            w.beginObject()
-            w.key("automation_type"); w.staticString("trigger")
-            w.key("topic"); w.string(config.prefix + "/wake")
-            w.key("type"); w.staticString("wake")
-            w.key("subtype"); w.staticString("display")
-            w.key("qos"); w.int(config.qos)
-            deviceBlock(&w)
-            w.endObject()
-            now["\(disc)/device_automation/\(nodeID)/wake/config"] = w.bytes
+            now["\(disc)/device_automation/\(nodeID)/wake/config"] =
+                deviceTrigger(topic: config.prefix + "/wake", type: "wake", subtype: "display")
         }
         now["\(disc)/sensor/\(nodeID)/last_touch/config"] = activityEntity("Last touch", id: "last_touch",
             template: "{{ value_json.lastTouch }}", deviceClass: "timestamp")
@@ -397,6 +377,25 @@ public final class MQTTBridge {
         for topic in announced where now[topic] == nil { broker.publish(topic, [], retain: true, qos: 1) }   // gone: cleared
         for (topic, payload) in now.sorted(by: { $0.key < $1.key }) { broker.publish(topic, payload, retain: true, qos: 1) }
         announced = Set(now.keys)
+    }
+
+    /// A device trigger's discovery config: fires on each message of `topic`, or with `state` only on
+    /// those whose `state` field says so (Home Assistant renders `value_template` and compares `payload`).
+    private func deviceTrigger(topic: String, type: StaticString, subtype: String, state: StaticString? = nil) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("automation_type"); w.staticString("trigger")
+        w.key("topic"); w.string(topic)
+        w.key("type"); w.staticString(type)
+        w.key("subtype"); w.string(subtype)
+        if let state {
+            w.key("value_template"); w.staticString("{{ value_json.state }}")
+            w.key("payload"); w.staticString(state)
+        }
+        w.key("qos"); w.int(config.qos)
+        deviceBlock(&w)
+        w.endObject()
+        return w.bytes
     }
 
     /// A sensor's discovery config reading the activity topic through `template`.

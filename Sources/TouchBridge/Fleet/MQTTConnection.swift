@@ -28,7 +28,7 @@ final class MQTTConnection {
     private let timer: Timer
     private var watched: Int32 = -1
     private var wantsWrite = false
-    private var backoff = MQTTConnection.firstBackoff
+    private var backoff = Backoff(first: MQTTConnection.firstBackoff, maximum: MQTTConnection.maximumBackoff)
     private var queue: [(topic: String, payload: [UInt8], retain: Bool)] = []
     private var dropped = 0
     /// Messages handed to the broker's connection, for the log at exit.
@@ -118,7 +118,7 @@ final class MQTTConnection {
             return
         }
         state = .connected
-        backoff = Self.firstBackoff
+        backoff.reset()
         log.info("connected to \(config.scheme.rawValue)://\(config.host):\(config.port)")
         if dropped > 0 {
             log.warning("\(dropped) message\(dropped == 1 ? "" : "s") dropped while the broker was away (the queue holds \(config.queueLimit))")
@@ -224,8 +224,7 @@ final class MQTTConnection {
 
     private func lost(_ why: String) {
         unwatch()
-        let retry = backoff
-        backoff = min(Self.maximumBackoff, backoff * 2)
+        let retry = backoff.next()
         if case .disconnected = state {} else { log.warning("\(why); trying again in \(retry) s") }
         state = .disconnected(retryAt: monotonicNow() + retry)
     }

@@ -117,6 +117,33 @@ public final class Timer {
     }
 }
 
+/// How long to wait before connecting again (seconds): `first`, doubling after each failure up to
+/// `maximum`, `first` again once connected. The bridge's daemon and broker, and follow-rotation's daemon.
+public struct Backoff {
+    public let first: Double
+    public let maximum: Double
+    /// The wait the next retry takes.
+    public private(set) var delay: Double
+
+    public init(first: Double = 0.5, maximum: Double) {
+        self.first = first
+        self.maximum = maximum
+        delay = first
+    }
+
+    /// Whether no retry has failed since the last reset (the first failure is the one worth logging).
+    public var isFirst: Bool { delay == first }
+
+    /// The wait for this retry; the one after it doubles.
+    public mutating func next() -> Double {
+        let d = delay
+        delay = Swift.min(maximum, delay * 2)
+        return d
+    }
+
+    public mutating func reset() { delay = first }
+}
+
 /// Seconds of CLOCK_MONOTONIC: the clock evdev timestamps use.
 public func monotonicNow() -> Double { MonotonicClock.seconds() }
 

@@ -65,20 +65,15 @@ public struct ReplayReport {
             let kind = json["eraser"]?.boolValue == true ? 2 : 1
             let force = ReplayReport.short(json["force"]?.numberValue ?? 0)
             // Angles to 0.001 rad (0.06°): finer than a pen's tilt resolves.
-            func angle(_ key: String) -> String {
-                guard let v = json[key]?.numberValue else { return "null" }
-                var w = JSONWriter(capacity: 16)
-                w.number((v * 1000).rounded() / 1000)
-                return String(decoding: w.bytes, as: UTF8.self)
-            }
+            func angle(_ key: String) -> String { json[key]?.numberValue.map { ReplayReport.short($0, steps: 1000) } ?? "null" }
             pencil = ",\(kind),\(force),\(angle("altitude")),\(angle("azimuth"))"
         }
         return "[\(t),\(device),\(Int(id)),\(p),\(ReplayReport.short(x)),\(ReplayReport.short(y)),\(view),\(taps)\(pencil)]"
     }
 
-    /// A position to 0.01 pt: finer than any panel resolves, and half the bytes.
-    static func short(_ v: Double) -> String {
-        let r = (v * 100).rounded() / 100
+    /// A position to 0.01 pt (`steps` a unit): finer than any panel resolves, and half the bytes.
+    static func short(_ v: Double, steps: Double = 100) -> String {
+        let r = (v * steps).rounded() / steps
         if r == r.rounded() { return String(Int(r)) }
         var w = JSONWriter(capacity: 32)
         w.number(r)

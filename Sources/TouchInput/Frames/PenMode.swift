@@ -41,7 +41,7 @@ struct PenMode {
     var tipPressure: PenPressure?
     var eraserPressure: PenPressure?
     /// A tool key was down at the last frame: the next frame with one after none is a proximity-in.
-    private var wasInRange = false
+    private var wasInProximity = false
 
     init(device: DeviceDescription) {
         kernel = KernelState(device: device)
@@ -64,9 +64,10 @@ struct PenMode {
         return true
     }
 
-    var inRange: Bool {
-        KeyCode.penTools.contains { kernel.keys.contains($0) } || tipDown
-    }
+    /// A BTN_TOOL_* key of a pen end is down.
+    private var toolKeyDown: Bool { KeyCode.penTools.contains { kernel.keys.contains($0) } }
+
+    var inRange: Bool { toolKeyDown || tipDown }
 
     /// Decides the tip from the current kernel state: pressure thresholds with hysteresis (after the
     /// pressure offset learnt what it can: at a proximity-in, `report` says what was found), else
@@ -75,9 +76,9 @@ struct PenMode {
         // In proximity by the tool keys alone (a pen that sends none counts as always in): the frame
         // that lifts the tool key is not read for the offset, whatever the tip says (libinput reads
         // no axis when the tool leaves).
-        let inProximity = axes.toolless || KeyCode.penTools.contains { kernel.keys.contains($0) }
-        let entering = inProximity && !wasInRange
-        wasInRange = inProximity
+        let inProximity = axes.toolless || toolKeyDown
+        let entering = inProximity && !wasInProximity
+        wasInProximity = inProximity
         if let p = axes.pressure, var thresholds = pressure {
             let value = kernel.abs[AbsCode.pressure] ?? p.minimum
             if inProximity {
@@ -98,7 +99,7 @@ struct PenMode {
             tipDown = kernel.keys.contains(KeyCode.touch)
         }
         // Out of range lifts the tip whatever the pressure said last.
-        if tipDown && !KeyCode.penTools.contains(where: { kernel.keys.contains($0) }) && !axes.toolless {
+        if tipDown && !toolKeyDown && !axes.toolless {
             tipDown = false
         }
     }
@@ -155,7 +156,7 @@ struct PenMode {
         state = .outOfRange
         tipDown = false
         heldAtOpen = false
-        wasInRange = false
+        wasInProximity = false
         kernel.keys = []
         return contacts
     }

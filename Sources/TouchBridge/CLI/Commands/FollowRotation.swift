@@ -54,7 +54,7 @@ enum FollowRotation {
         private var settled = false
         private var watch: SocketClient?
         private var retry: Timer?
-        private var backoff = 0.5
+        private var backoff = Backoff(maximum: 10)
         private var loop: EventLoop?
 
         init(socket: String, device: String, log: Logger) {
@@ -94,15 +94,14 @@ enum FollowRotation {
                     if !c.readAvailable({ _ in }) { watchLost() }
                 }
                 watch = c
-                backoff = 0.5
+                backoff.reset()
                 if let d = desired, !settled {
                     log.info("the daemon is there: \(d.what) again")
                     send(d.what, rotation: d.rotation, flip: d.flip)
                 }
             } catch {
-                if backoff == 0.5 { log.warning("\(error); the rotation is sent when the daemon is there") }
-                retry?.arm(at: monotonicNow() + backoff)
-                backoff = min(10, backoff * 2)
+                if backoff.isFirst { log.warning("\(error); the rotation is sent when the daemon is there") }
+                retry?.arm(at: monotonicNow() + backoff.next())
             }
         }
 
@@ -111,7 +110,7 @@ enum FollowRotation {
             watch = nil
             settled = false
             log.warning("the daemon went away; the rotation is sent again when it is back")
-            retry?.arm(at: monotonicNow() + backoff)
+            retry?.arm(at: monotonicNow() + backoff.delay)
         }
 
         func send(_ what: String, rotation: Int, flip: Bool? = nil) {
