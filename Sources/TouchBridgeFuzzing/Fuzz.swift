@@ -93,10 +93,22 @@ public enum Fuzz {
         } catch {
             check(!"\(error)".isEmpty, "a configuration error without a message")
         }
-        switch MQTTBridge.command(Array(data)) {
-        case .success(let command?): check(command.isControl, "a non-control command passed on: \(command)")
-        case .success(nil): break
-        case .failure(let refusal): check(!refusal.message.isEmpty, "a refused command without a message")
+        // The command topic's least privilege, for each way a message can arrive: a control command
+        // only, never over 16 KiB, never retained, a scene only when allowed and never with an action.
+        let payload = Array(data)
+        for (retained, allowScenes) in [(false, false), (false, true), (true, false), (true, true)] {
+            switch MQTTBridge.command(payload, retained: retained, allowScenes: allowScenes) {
+            case .success(let command?):
+                check(command.isControl, "a non-control command passed on: \(command)")
+                check(!retained, "a retained command passed on: \(command)")
+                check(payload.count <= MQTTBridge.maximumCommandBytes, "a command of \(payload.count) bytes passed on")
+                if case .scene(_, let views) = command {
+                    check(allowScenes, "a scene passed on without allowScenes")
+                    check(MQTTBridge.firstAction(in: views) == nil, "a scene with an action passed on")
+                }
+            case .success(nil): break
+            case .failure(let refusal): check(!refusal.message.isEmpty, "a refused command without a message")
+            }
         }
     }
 

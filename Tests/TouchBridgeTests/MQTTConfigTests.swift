@@ -33,7 +33,7 @@ struct MQTTConfigTests {
 
     @Test("Errors name the file, the line and the path, with a did-you-mean")
     func errors() {
-        #expect(Self.error("{\n\"qso\": 1}") == #"m.json:2: qso: unknown key "qso" (did you mean "qos"?); allowed: broker, cafile, certfile, keyfile, username, passwordFile, prefix, qos, topics, homeassistant, control, queue, protocol"#)
+        #expect(Self.error("{\n\"qso\": 1}") == #"m.json:2: qso: unknown key "qso" (did you mean "qos"?); allowed: broker, cafile, certfile, keyfile, username, passwordFile, prefix, qos, topics, homeassistant, control, allowScenes, queue, protocol"#)
         #expect(Self.error(#"{"topics": ["gestures", "gesturs"]}"#).contains(#"topics[1]: unknown topic "gesturs" (did you mean "gestures"?)"#))
         #expect(Self.error(#"{"qos": 2}"#).contains("qos: must be 0 or 1"))
         #expect(Self.error(#"{"prefix": "a/#"}"#).contains("prefix: must be a topic without wildcards"))
@@ -62,8 +62,49 @@ struct MQTTConfigTests {
             #expect(c == .setRecognizers(patterns: ["tap"], enabled: false))
         } else { Issue.record("a set was refused") }
         if case .failure(let r) = MQTTBridge.command(Array(#"{"subscribe":["gestures"]}"#.utf8)) {
-            #expect(r.message == "subscribe: only control commands (set, scene) are passed on")
+            #expect(r.message.hasPrefix("subscribe: not on the command topic"))
         } else { Issue.record("a subscribe was passed on") }
         if case .failure = MQTTBridge.command(Array("not json".utf8)) {} else { Issue.record("not JSON passed") }
+    }
+
+    /// What the broker may hand the daemon: set by default, scenes only when allowed, never an action,
+    /// nothing retained or over 16 KiB.
+    @Test("The command topic is least privilege: set only, scenes without actions when allowed")
+    func commandTopicLeastPrivilege() {
+        func refusal(_ payload: String, retained: Bool = false, allowScenes: Bool = false) -> String? {
+            if case .failure(let r) = MQTTBridge.command(Array(payload.utf8), retained: retained, allowScenes: allowScenes, topic: "t/command") { return r.message }
+            return nil
+        }
+        let plain = #"{"scene":{"name":"k","views":[{"name":"pad","frame":[0,0,10,10],"recognizers":[{"name":"tap","type":"tap"}]}]}}"#
+        let keys = #"{"scene":{"name":"k","views":[{"name":"outer","frame":[0,0,10,10],"subviews":[{"name":"pad","frame":[0,0,5,5],"recognizers":[{"name":"t","type":"tap","action":{"keys":["KEY_POWER"]}}]}]}]}}"#
+        #expect(refusal(plain)?.contains(#"unless the configuration says "allowScenes": true"#) == true)
+        #expect(refusal(plain, allowScenes: true) == nil)
+        #expect(refusal(keys, allowScenes: true) == #"scene "k": view "pad", recognizer "t" has an "action": actions come only from scene files and local control peers, never from the broker; the scene is refused whole"#)
+        let set = #"{"set":{"display":"off"}}"#
+        #expect(refusal(set) == nil)
+        #expect(refusal(set, retained: true) == "retained commands are not carried out: clear it with `mosquitto_pub -r -n -t t/command`")
+        let big = #"{"set":{"recognizers":["\#(String(repeating: "a", count: 17000))"],"enabled":true}}"#
+        #expect(refusal(big)?.hasPrefix("a command of 17") == true)
+        if case .success(nil) = MQTTBridge.command(Array("".utf8), retained: true) {} else { Issue.record("a cleared retained message was not ignored") }
+    }
+
+    @Test("Home Assistant's switch payloads name a recognizer whatever its name holds")
+    func switchPayloads() throws {
+        let name = #"t","*"#
+        let on = try JSONParser.parse(MQTTBridge.setCommand(recognizer: name, enabled: true))
+        #expect(on["set"]?["recognizers"]?.arrayValue?.compactMap(\.stringValue) == [name])
+        #expect(on["set"]?["enabled"] == .bool(true))
+    }
+
+    @Test("A password over mqtt:// is warned about; over mqtts:// it is not")
+    func cleartextPassword() {
+        var c = MQTTConfig(hostname: "h")
+        c.username = "u"
+        c.password = "s3cret-pw"
+        c.host = "broker.lan"
+        #expect(c.cleartextPasswordWarning?.contains("crosses the network in clear over mqtt://") == true)
+        #expect(!(c.cleartextPasswordWarning ?? "").contains("s3cret-pw"))             // never the secret
+        c.scheme = .mqtts
+        #expect(c.cleartextPasswordWarning == nil)
     }
 }

@@ -40,7 +40,7 @@ public enum Ctl {
     /// Runs a command; returns the exit status.
     public static func main(_ args: [String]) -> Int32 {
         guard let first = args.first else {
-            FileHandleStandardError.write(usage)
+            FileHandleStandardError.writeText(usage)
             return 2
         }
         switch first {
@@ -86,12 +86,13 @@ public enum Ctl {
             let said = args.count > 1 ? "unknown subcommand \"\(word) \(args[1])\"" : "\"\(word)\" needs a subcommand"
             let names = group.map { String($0.spec.name.dropFirst(word.count + 1)) }
             let hint = args.count > 1 ? SceneReader.closest(args[1], in: names).map { " (did you mean \"\(word) \($0)\"?)" } ?? "" : ""
-            FileHandleStandardError.write("touchbridgectl: \(said)\(hint); usage:\n" + lines)
+            FileHandleStandardError.write("touchbridgectl: \(said)\(hint); usage:")
+            FileHandleStandardError.writeText(lines)
             return 2
         }
         let names = Array(Set(commands.map { String($0.spec.name.split(separator: " ")[0]) })).sorted()
         let hint = SceneReader.closest(word, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
-        FileHandleStandardError.write("touchbridgectl: unknown command \"\(Terminal.printable(word))\"\(hint); the commands are \(names.joined(separator: ", ")) (see --help)\n")
+        FileHandleStandardError.write("touchbridgectl: unknown command \"\(word)\"\(hint); the commands are \(names.joined(separator: ", ")) (see --help)\n")
         return 2
     }
 

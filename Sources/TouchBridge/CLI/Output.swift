@@ -6,27 +6,55 @@ import Glibc
 /// what a file or a peer sent (a recording's line, a name) cannot set a terminal's title or colours,
 /// and NUL bytes do not reach the log. Bytes that are not UTF-8 arrive here already as U+FFFD.
 public enum Terminal {
+    /// Text of several lines (usage, help): line breaks and tabs kept, every other control escaped.
     public static func printable(_ text: String) -> String {
+        escaped(text) { (u: Unicode.Scalar) in (u.value < 0x20 && u != "\n" && u != "\t") || (u.value >= 0x7f && u.value < 0xa0) }
+    }
+
+    /// One line of the log, or one message on standard error: the newline, the carriage return, the tab
+    /// and every other control escaped too (`\n`, `\r`, `\t`), so that what a peer sent (a scene's name,
+    /// an MQTT payload) cannot start a line of its own in the journal, a `<0>` priority included. The
+    /// value is still shown, escaped.
+    public static func oneLine(_ text: String) -> String {
+        escaped(text) { (u: Unicode.Scalar) in u.value < 0x20 || (u.value >= 0x7f && u.value < 0xa0) }
+    }
+
+    private static func escaped(_ text: String, _ needsEscape: (Unicode.Scalar) -> Bool) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 8)
         for u in text.unicodeScalars {
             if !needsEscape(u) { out.unicodeScalars.append(u); continue }
-            let hex = String(u.value, radix: 16)
-            out += u.value < 0x80 ? "\\x" + (hex.count < 2 ? "0" + hex : hex) : "\\u{\(hex)}"
+            switch u {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                let hex = String(u.value, radix: 16)
+                out += u.value < 0x80 ? "\\x" + (hex.count < 2 ? "0" + hex : hex) : "\\u{\(hex)}"
+            }
         }
         return out
     }
-
-    private static func needsEscape(_ u: Unicode.Scalar) -> Bool {
-        (u.value < 0x20 && u != "\n" && u != "\t") || (u.value >= 0x7f && u.value < 0xa0)
-    }
 }
 
-/// Writes to standard error without Foundation; what is not printable is escaped (`Terminal`).
+/// Writes to standard error without Foundation.
 public enum FileHandleStandardError {
+    /// One message: written as one line (`Terminal.oneLine`), whatever its values hold; a newline at its
+    /// end is the line's own.
     public static func write(_ text: String) {
-        var bytes = Array(Terminal.printable(text).utf8)
+        var body = Substring(text)
+        while body.hasSuffix("\n") { body.removeLast() }
+        emit(Terminal.oneLine(String(body)) + "\n")
+    }
+
+    /// Text of the program's own of several lines (usage): line breaks kept, other controls escaped.
+    public static func writeText(_ text: String) {
+        emit(Terminal.printable(text))
+    }
+
+    private static func emit(_ text: String) {
+        var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { _ = Glibc.write(2, $0.baseAddress, $0.count) }
     }
 }

@@ -30,6 +30,8 @@ public struct DaemonOptions {
     /// Seconds after `set display on` in which a new touch sequence is still swallowed.
     public var wakeHoldoff = DisplayGate.defaultHoldoff
     public var clientQueueBytes = SocketServer.defaultQueueLimit
+    /// Connections one uid (not root, not the daemon's user) may hold at once.
+    public var clientsPerUID = SocketServer.defaultClientsPerUID
 
     public init() {}
 
@@ -57,6 +59,7 @@ public struct DaemonOptions {
             .option("rotation", "DEG", "turn every device by 0, 90, 180 or 270 degrees clockwise (as lisgd's -r);\nwith 90 or 270 the built-in scene's window is the panel turned"),
             .flag("passthrough", "pass every device through: grab it and give the compositor a mirror that\ngets exactly the touches no gesture claims (without --scene: the built-in\npass-through scene)"),
             .option("client-queue", "BYTES", "how much a client may fall behind before it is dropped (default 1048576)"),
+            .option("max-clients-per-uid", "N", "connections one user may hold at once (default \(SocketServer.defaultClientsPerUID); root and the\ndaemon's own user are not counted, and \(SocketServer.controlReserve) slots are kept for control peers)"),
             .flag("no-actions", "perform no action a scene gives its recognizers (no keys, clicks or scrolling\nare written); gestures are still served"),
             .option("wake-holdoff", "S", "after `set display on`, touches that begin within S seconds are swallowed\ntoo: the picture is not there yet (default 1)"),
             .flag("verbose", "log every recognizer transition"),
@@ -92,6 +95,12 @@ public struct DaemonOptions {
             o.rotation = rotation
         }
         o.passthrough = a.has("passthrough")
+        if let q = a["max-clients-per-uid"] {
+            guard let n = Int(q), n >= 1, n <= SocketServer.maximumClients else {
+                throw Arguments.Failure(description: "touchbridged: --max-clients-per-uid needs a number from 1 to \(SocketServer.maximumClients), not \"\(q)\"")
+            }
+            o.clientsPerUID = n
+        }
         if let q = a["client-queue"] {
             guard let n = Int(q), n >= 1024 else {
                 throw Arguments.Failure(description: "touchbridged: --client-queue needs a number of bytes ≥ 1024, not \"\(q)\"")
@@ -182,6 +191,7 @@ public final class Daemon {
         server = try SocketServer(path: options.socketPath ?? SocketServer.defaultPath(), group: options.socketGroup,
                                   loop: loop, log: log)
         server.queueLimit = options.clientQueueBytes
+        server.clientsPerUID = options.clientsPerUID
         if let group = controlGroup { server.controlPolicy.group = group }
         devices = InputDevices(loop: loop, log: log, pipeline: pipeline)
         server.hello = HelloLine.encode(version: Version.string, protocolVersion: Version.protocolVersion)

@@ -31,8 +31,9 @@ public final class Logger: @unchecked Sendable {
 
     public func log(_ l: Level, _ message: @autoclosure () -> String) {
         guard l.rawValue <= level.rawValue else { return }
-        // What a file or a peer sent may be in the message: nothing unprintable reaches the terminal.
-        let text = Terminal.printable(message())
+        // What a file or a peer sent may be in the message: nothing unprintable reaches the terminal,
+        // and a message is one entry of the journal (no newline of a peer's starts a forged one).
+        let text = Terminal.oneLine(message())
         if let capture { capture(l, text); return }
         let line = journal ? "<\(l.rawValue)>\(text)\n" : "\(program): \(l.word): \(text)\n"
         var bytes = Array(line.utf8)

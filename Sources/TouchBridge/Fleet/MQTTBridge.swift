@@ -14,8 +14,11 @@ import TouchInput
 /// - Home Assistant discovery (retained): a device trigger per recognizer of the served scene (cleared
 ///   when it goes; a continuous one's end a second), a wake trigger, a timestamp sensor of the last
 ///   touch, a binary sensor for touching, and with `control` a switch per recognizer;
-/// - with `control`: `command` messages are the socket's command lines, passed to the daemon and
-///   answered on `command/result`.
+/// - with `control`: `command` messages are the socket's `set` lines (with `allowScenes`, `scene` lines
+///   without actions too), passed to the daemon and answered on `command/result`. Anyone who may
+///   publish there reaches the daemon with this process's rights, so the topic takes least: no
+///   actions (keystrokes) ever, no retained command (the broker would replay it at every reconnect),
+///   nothing over 16 KiB (docs/mqtt.md, "What the command topic lets through").
 public final class MQTTBridge {
     let config: MQTTConfig
     let socketPath: String
@@ -37,8 +40,9 @@ public final class MQTTBridge {
     private var recognizers: [SceneRecognizer] = []
     /// Discovery topics published (retained), to clear those of recognizers that went away.
     private var announced: Set<String> = []
-    /// Command lines sent to the daemon, waiting for their answer (the daemon answers in order).
-    private var pendingCommands = 0
+    /// Command lines sent to the daemon, waiting for their answer (the daemon answers in order): what
+    /// the log says of each once answered.
+    private var pendingCommands: [String] = []
     private(set) var exitStatus: Int32 = 0
 
     var statusTopic: String { config.prefix + "/status" }
@@ -55,7 +59,7 @@ public final class MQTTBridge {
         broker = try MQTTConnection(config: config, clientID: "touchbridge:" + config.prefix, willTopic: config.prefix + "/status",
                                     loop: loop, log: log)
         broker.onConnected = { [unowned self] in brokerConnected() }
-        broker.onMessage = { [unowned self] topic, payload in message(topic, payload) }
+        broker.onMessage = { [unowned self] topic, payload, retained in message(topic, payload, retained: retained) }
         try loop.add(retry.fd) { [unowned self] _ in
             retry.acknowledge()
             connectDaemon()
@@ -69,6 +73,7 @@ public final class MQTTBridge {
             if !signals.take().isEmpty { loop.stop() }
         }
         log.info("bridging \(socketPath) to \(config.summary)")
+        if let w = config.cleartextPasswordWarning { log.warning(w) }
         if config.control && !mayControl() {
             log.warning("control is on, but this process (uid \(getuid())) is neither root nor the daemon's user: "
                         + "it must be in touchbridged's --control-group, or the daemon refuses the commands")
@@ -119,7 +124,8 @@ public final class MQTTBridge {
     private func daemonLost() {
         if let d = daemon { loop.remove(d.fd) }
         daemon = nil
-        pendingCommands = 0
+        for c in pendingCommands { log.warning("\(c): not answered, the daemon went away") }
+        pendingCommands = []
         devices = []
         touching = []
         log.warning("the daemon closed the connection; offline until it is back")
@@ -155,8 +161,13 @@ public final class MQTTBridge {
         case "recognizer":
             if config.topics.contains("recognizers") { broker.publish(config.prefix + "/recognizers", bytes) }
         case "ok", "error":
-            guard pendingCommands > 0 else { return }
-            pendingCommands -= 1
+            guard !pendingCommands.isEmpty else { return }
+            let what = pendingCommands.removeFirst()
+            if json["event"]?.stringValue == "ok" {
+                log.info("\(what): carried out")
+            } else {
+                log.warning("\(what): refused by the daemon: \(json["message"]?.stringValue ?? "")")
+            }
             broker.publish(commandTopic + "/result", bytes, qos: 1)
         default:
             break
@@ -275,32 +286,76 @@ public final class MQTTBridge {
         announce()
     }
 
-    /// A message on the command topic: a control command for the daemon (nil: a blank line), or why not.
-    public static func command(_ payload: [UInt8]) -> Result<ClientCommand?, ClientCommand.Refusal> {
+    /// The largest command payload taken (bytes): a `set` is well under 1 KiB, a client scene a few.
+    public static let maximumCommandBytes = 16 * 1024
+
+    /// A message on the command topic: the control command to pass to the daemon (nil: a blank
+    /// message), or why it is refused. Checked in order of cost: the size and the retain flag before the
+    /// payload is parsed, the command's kind and content after.
+    public static func command(_ payload: [UInt8], retained: Bool = false, allowScenes: Bool = false,
+                               topic: String = "PREFIX/command") -> Result<ClientCommand?, ClientCommand.Refusal> {
+        guard payload.count <= maximumCommandBytes else {
+            return .failure(.init(message: "a command of \(payload.count) bytes is refused: at most \(maximumCommandBytes) bytes"))
+        }
+        if payload.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0d || $0 == 0x0a }) { return .success(nil) }
+        guard !retained else {
+            return .failure(.init(message: "retained commands are not carried out: clear it with `mosquitto_pub -r -n -t \(topic)`"))
+        }
+        guard !payload.contains(0x0a) else { return .failure(.init(message: "one command a message, without a newline")) }
         let command: ClientCommand?
         do throws(ClientCommand.Refusal) { command = try ClientCommand.parse(payload) } catch {
             return .failure(error)
         }
         guard let command else { return .success(nil) }
-        guard command.isControl else { return .failure(.init(message: "\(command.name): only control commands (set, scene) are passed on")) }
-        guard !payload.contains(0x0a) else { return .failure(.init(message: "one command a message, without a newline")) }
-        return .success(command)
+        switch command {
+        case .subscribe:
+            return .failure(.init(message: "subscribe: not on the command topic, which takes set commands (and with \"allowScenes\", scenes)"))
+        case .scene(let name, let views):
+            guard allowScenes else {
+                return .failure(.init(message: "scene: scenes from the broker are refused unless the configuration says \"allowScenes\": true; the command topic takes set commands"))
+            }
+            if let (view, recognizer) = firstAction(in: views) {
+                return .failure(.init(message: "scene \"\(name)\": view \"\(view)\", recognizer \"\(recognizer)\" has an \"action\": actions come only from scene files and local control peers, never from the broker; the scene is refused whole"))
+            }
+            return .success(command)
+        case .setRecognizers, .setDevice, .setDisplay:
+            return .success(command)
+        }
     }
 
-    private func message(_ topic: String, _ payload: [UInt8]) {
+    /// The first recognizer with an `action` in a client scene's views (subviews included): its view's
+    /// and its own name (or their places, when unnamed).
+    public static func firstAction(in views: [JSON], path: String = "views") -> (view: String, recognizer: String)? {
+        for (i, v) in views.enumerated() {
+            let viewName = v["name"]?.stringValue ?? "\(path)[\(i)]"
+            for (j, r) in (v["recognizers"]?.arrayValue ?? []).enumerated() where r[RecognizerSchema.actionKey] != nil {
+                return (viewName, r["name"]?.stringValue ?? "recognizers[\(j)]")
+            }
+            if let found = firstAction(in: v["subviews"]?.arrayValue ?? [], path: "\(path)[\(i)].subviews") { return found }
+        }
+        return nil
+    }
+
+    private func message(_ topic: String, _ payload: [UInt8], retained: Bool) {
         guard config.control, topic == commandTopic else { return }
         let result = commandTopic + "/result"
-        switch Self.command(payload) {
-        case .failure(let why): return broker.publish(result, errorLine(why.message), qos: 1)
-        case .success(nil): return
-        case .success: break
+        let what = "command on \(topic) (\(payload.count) byte\(payload.count == 1 ? "" : "s")\(retained ? ", retained" : ""))"
+        func refuse(_ message: String) {
+            log.warning("\(what) refused: \(message)")
+            broker.publish(result, errorLine(message), qos: 1)
         }
-        guard let d = daemon else { return broker.publish(result, errorLine("the daemon is not connected"), qos: 1) }
+        let command: ClientCommand
+        switch Self.command(payload, retained: retained, allowScenes: config.allowScenes, topic: commandTopic) {
+        case .failure(let why): return refuse(why.message)
+        case .success(nil): return
+        case .success(let c?): command = c
+        }
+        guard let d = daemon else { return refuse("the daemon is not connected") }
         do {
             try d.send(String(decoding: payload, as: UTF8.self))
-            pendingCommands += 1
+            pendingCommands.append("\(what), \(command.name)\(command.logDetail)")
         } catch {
-            broker.publish(result, errorLine("\(error)"), qos: 1)
+            refuse("\(error)")
         }
     }
 
@@ -355,8 +410,8 @@ public final class MQTTBridge {
                 s.key("unique_id"); s.string("touchbridge_\(nodeID)_\(Self.objectID(name))")
                 s.key("command_topic"); s.string(commandTopic)
                 s.key("state_topic"); s.string(config.prefix + "/recognizer/" + level)
-                s.key("payload_on"); s.string(#"{"set":{"recognizers":["\#(name)"],"enabled":true}}"#)
-                s.key("payload_off"); s.string(#"{"set":{"recognizers":["\#(name)"],"enabled":false}}"#)
+                s.key("payload_on"); s.string(Self.setCommand(recognizer: name, enabled: true))
+                s.key("payload_off"); s.string(Self.setCommand(recognizer: name, enabled: false))
                 s.key("state_on"); s.staticString("ON")
                 s.key("state_off"); s.staticString("OFF")
                 s.key("icon"); s.staticString("mdi:gesture-tap")
@@ -411,6 +466,19 @@ public final class MQTTBridge {
         deviceBlock(&w)
         w.endObject()
         return w.bytes
+    }
+
+    /// The `set` line that enables or disables one recognizer, written by the JSON writer: a name with
+    /// quotes or backslashes stays one string (a name `t","*` is not a second pattern).
+    public static func setCommand(recognizer name: String, enabled: Bool) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("set"); w.beginObject()
+        w.key("recognizers"); w.beginArray(); w.string(name); w.endArray()
+        w.key("enabled"); w.bool(enabled)
+        w.endObject()
+        w.endObject()
+        return String(decoding: w.bytes, as: UTF8.self)
     }
 
     /// A discovery object id: letters, digits, _ and - only.

@@ -5,6 +5,8 @@ import TouchInput
 /// Assistant"). Errors name the file, the line and the JSON path, as a scene's do; unknown keys are errors
 /// with a did-you-mean.
 public struct MQTTConfig: Equatable, Sendable {
+    /// The file it was read from (for messages that name the remedy); nil when made in code.
+    public var file: String?
     public enum Scheme: String, Sendable { case mqtt, mqtts }
 
     public var scheme = Scheme.mqtt
@@ -25,8 +27,12 @@ public struct MQTTConfig: Equatable, Sendable {
     public var topics: Set<String> = ["gestures", "devices"]
     /// Home Assistant discovery's prefix; nil: no discovery.
     public var discoveryPrefix: String?
-    /// Commands on `<prefix>/command` are passed to the daemon.
+    /// Commands on `<prefix>/command` are passed to the daemon: `set` only (what Home Assistant's
+    /// entities send), and with `allowScenes` client scenes too, never with an `action`.
     public var control = false
+    /// `scene` commands from the broker are passed on (without actions: those come only from scene files
+    /// and local control peers).
+    public var allowScenes = false
     /// QoS 1 messages kept while the broker is away; past it the oldest go, counted in the log.
     public var queueLimit = 10_000
     /// MQTT 5 (default) or 3.1.1.
@@ -34,7 +40,7 @@ public struct MQTTConfig: Equatable, Sendable {
 
     public static let defaultPath = "/etc/touchbridge/mqtt.json"
     static let keys = ["broker", "cafile", "certfile", "keyfile", "username", "passwordFile", "prefix", "qos",
-                       "topics", "homeassistant", "control", "queue", "protocol"]
+                       "topics", "homeassistant", "control", "allowScenes", "queue", "protocol"]
     static let topicNames = ["gestures", "devices", "touches", "recognizers"]
 
     public init(hostname: String = MQTTConfig.hostname()) {
@@ -71,6 +77,7 @@ public struct MQTTConfig: Equatable, Sendable {
         }
         let r = SceneReader(file: file, lines: parser.lines)
         var c = MQTTConfig(hostname: hostname)
+        c.file = file
         for (k, v) in try r.object(json, "", allowed: keys) {
             switch k {
             case "broker": try c.readBroker(try r.string(v, k), r)
@@ -106,6 +113,7 @@ public struct MQTTConfig: Equatable, Sendable {
                     c.discoveryPrefix = try members.first.map { try r.string($0.1, "\(k).prefix") } ?? "homeassistant"
                 }
             case "control": c.control = try r.bool(v, k)
+            case "allowScenes": c.allowScenes = try r.bool(v, k)
             case "queue": c.queueLimit = try r.integer(v, k, min: 1)
             default:
                 let p = try r.string(v, k)
@@ -118,6 +126,9 @@ public struct MQTTConfig: Equatable, Sendable {
         }
         if (c.cafile != nil || c.certfile != nil) && c.scheme != .mqtts {
             throw r.error("broker", "cafile, certfile and keyfile need an mqtts:// broker")
+        }
+        if c.allowScenes && !c.control {
+            throw r.error("allowScenes", "needs \"control\": true (commands from the broker are off without it)")
         }
         if let pf = c.passwordFile {
             guard c.username != nil else { throw r.error("passwordFile", "needs a \"username\"") }
@@ -166,11 +177,26 @@ public struct MQTTConfig: Equatable, Sendable {
         return pw
     }
 
+    /// Whether the broker is on this machine (a loopback name or address).
+    public var brokerIsLoopback: Bool {
+        host == "localhost" || host.hasPrefix("127.") || host == "::1"
+    }
+
+    /// The warning for a password sent over `mqtt://`: it crosses the network in clear. Nil with
+    /// `mqtts://` or no password.
+    public var cleartextPasswordWarning: String? {
+        guard scheme == .mqtt, password != nil else { return nil }
+        return "the password for \(username ?? "") crosses the network in clear over mqtt://"
+            + (brokerIsLoopback ? " (to \(host): it stays on this machine, but any local user who can capture loopback traffic reads it)" : "")
+            + "; use mqtts:// (cafile) to keep it secret"
+    }
+
     /// What the log may say about the configuration: never the password.
     public var summary: String {
         "\(scheme.rawValue)://\(host):\(port) as \(username ?? "anonymous"), prefix \"\(prefix)\", QoS \(qos), "
             + "MQTT \(protocolVersion == 5 ? "5" : "3.1.1"), topics \(topics.sorted().joined(separator: ", "))"
-            + (discoveryPrefix.map { ", Home Assistant discovery under \"\($0)\"" } ?? "") + (control ? ", control on" : "")
+            + (discoveryPrefix.map { ", Home Assistant discovery under \"\($0)\"" } ?? "")
+            + (control ? (allowScenes ? ", control on (set, and scenes without actions)" : ", control on (set only)") : "")
     }
 }
 

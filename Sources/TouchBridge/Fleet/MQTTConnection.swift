@@ -11,8 +11,9 @@ import TouchInput
 ///            ▲                            │                        │
 ///            └──── refused, lost, failed ─┴────────────────────────┘
 ///
-/// QoS 1 messages published while not connected wait in a bounded queue (`queueLimit`); past it the
-/// oldest are dropped, and the count is logged when the broker is back.
+/// QoS 1 messages published while not connected wait in a bounded queue (`queueLimit` messages, and
+/// `queueByteLimit` bytes); past it the oldest are dropped, and the count is logged when the broker is
+/// back. A publish that libmosquitto refuses goes through the same bound (`enqueue`).
 final class MQTTConnection {
     enum State: Equatable {
         case disconnected(retryAt: Double)
@@ -30,12 +31,17 @@ final class MQTTConnection {
     private var wantsWrite = false
     private var backoff = Backoff(first: MQTTConnection.firstBackoff, maximum: MQTTConnection.maximumBackoff)
     private var queue: [(topic: String, payload: [UInt8], retain: Bool)] = []
+    /// The payload bytes `queue` holds: bounded too (`queueByteLimit`), whatever the messages' count.
+    private var queuedBytes = 0
+    static let queueByteLimit = 64 * 1024 * 1024
     private var dropped = 0
     /// Messages handed to the broker's connection, for the log at exit.
     private(set) var published = 0
     /// The broker accepted the connection (again): retained state and discovery are due.
     var onConnected: (() -> Void)?
-    var onMessage: ((String, [UInt8]) -> Void)?
+    /// A message on a subscribed topic: its topic, payload, and whether the broker replayed it as
+    /// retained (a message kept from before this subscription, not one just published).
+    var onMessage: ((String, [UInt8], Bool) -> Void)?
 
     static let firstBackoff = 0.5, maximumBackoff = 30.0
     nonisolated(unsafe) private static var initialized = false
@@ -82,7 +88,7 @@ final class MQTTConnection {
             guard let obj, let message else { return }
             let topic = String(cString: message.pointee.topic)
             let payload = message.pointee.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(message.pointee.payloadlen))) } ?? []
-            Unmanaged<MQTTConnection>.fromOpaque(obj).takeUnretainedValue().onMessage?(topic, payload)
+            Unmanaged<MQTTConnection>.fromOpaque(obj).takeUnretainedValue().onMessage?(topic, payload, message.pointee.retain)
         }
         try loop.add(timer.fd) { [unowned self] _ in
             timer.acknowledge()
@@ -127,6 +133,7 @@ final class MQTTConnection {
         onConnected?()
         let waiting = queue
         queue = []
+        queuedBytes = 0
         for m in waiting { publish(m.topic, m.payload, retain: m.retain) }
         updateInterest()
     }
@@ -135,20 +142,34 @@ final class MQTTConnection {
     func publish(_ topic: String, _ payload: [UInt8], retain: Bool = false, qos: Int? = nil) {
         let q = qos ?? config.qos
         guard state == .connected else {
-            guard q > 0 else { return }
-            if queue.count >= config.queueLimit { queue.removeFirst(); dropped += 1 }
-            queue.append((topic, payload, retain))
+            if q > 0 { enqueue(topic, payload, retain) }
             return
         }
         let rc = payload.withUnsafeBytes { mosquitto_publish(mosq, nil, topic, Int32($0.count), $0.baseAddress, Int32(q), retain) }
         if rc == MOSQ_ERR_SUCCESS.rawValue { published += 1 }
         if rc != MOSQ_ERR_SUCCESS.rawValue {
-            if q > 0 { queue.append((topic, payload, retain)) }
+            if q > 0 { enqueue(topic, payload, retain) }
             if rc == MOSQ_ERR_NO_CONN.rawValue || rc == MOSQ_ERR_CONN_LOST.rawValue { lost("connection lost") }
             else { log.error("publish to \(topic): \(reason(rc))") }
             return
         }
         updateInterest()
+    }
+
+    /// Keeps a message for the broker's return within the one bound of the queue: the oldest go first.
+    private func enqueue(_ topic: String, _ payload: [UInt8], _ retain: Bool) {
+        queue.append((topic, payload, retain))
+        queuedBytes += payload.count
+        var drop = 0
+        while queue.count - drop > config.queueLimit || (queuedBytes > Self.queueByteLimit && queue.count - drop > 1) {
+            queuedBytes -= queue[drop].payload.count
+            drop += 1
+        }
+        if drop > 0 {
+            queue.removeFirst(drop)
+            dropped += drop
+        }
+        assert(queue.count <= config.queueLimit)
     }
 
     func subscribe(_ topic: String) {

@@ -13,12 +13,15 @@ extension Pipeline {
     /// UIKit's `isEnabled` for every recognizer whose name matches one of `patterns` (shell patterns:
     /// `*`, `?`, `[…]`; `*` matches `/` too, so `"kiosk/*"` is a client scene's every recognizer).
     /// Disabling one mid-gesture cancels it, and one still deciding fails, so that what waited on it
-    /// goes on (C6, F1). A pattern that matches nothing is refused, naming it.
+    /// goes on (C6, F1). A pattern that matches nothing is refused, naming it. A pattern that is a
+    /// recognizer's own name names that recognizer alone: a name with `*` in it (`t","*`, which Home
+    /// Assistant's switch sends as it is) is not taken as a pattern for others.
     public func setEnabled(patterns: [String], enabled: Bool, at time: Double) throws(ClientCommand.Refusal) {
         let all = recognizers
         var matched: [GestureRecognizer] = []
         for (i, pattern) in patterns.enumerated() {
-            let hits = all.filter { Pipeline.matches(pattern, $0.name ?? "") }
+            let exact = all.filter { $0.name == pattern }
+            let hits = exact.isEmpty ? all.filter { Pipeline.matches(pattern, $0.name ?? "") } : exact
             guard !hits.isEmpty else {
                 let names = all.compactMap(\.name)
                 let shown = names.prefix(20).joined(separator: ", ") + (names.count > 20 ? ", …" : "")

@@ -34,6 +34,33 @@ public enum ClientCommand: Equatable, Sendable {
         }
     }
 
+    /// What the log says of the command beyond its name: a client scene's name and size (the name is
+    /// the peer's: the log escapes it).
+    public var logDetail: String {
+        if case .scene(let name, let views) = self { return " (scene \"\(name)\", \(views.count) view\(views.count == 1 ? "" : "s"))" }
+        return ""
+    }
+
+    /// The first key of a line that opens an object (`{"set": …` → "set"), read without parsing the
+    /// rest; nil when the line does not start so (a key with escapes, not an object, not JSON).
+    public static func leadingKey(_ line: [UInt8]) -> String? {
+        var i = 0
+        func skipSpace() { while i < line.count, line[i] == 0x20 || line[i] == 0x09 || line[i] == 0x0d { i += 1 } }
+        skipSpace()
+        guard i < line.count, line[i] == 0x7b else { return nil }              // {
+        i += 1
+        skipSpace()
+        guard i < line.count, line[i] == 0x22 else { return nil }              // "
+        let keyStart = i + 1
+        var j = keyStart
+        while j < line.count, j - keyStart <= 16, line[j] != 0x22 {
+            if line[j] == 0x5c { return nil }                                  // an escape: parse it properly
+            j += 1
+        }
+        guard j < line.count, line[j] == 0x22 else { return nil }
+        return String(decoding: line[keyStart..<j], as: UTF8.self)
+    }
+
     /// Whether the command changes what the daemon does for everyone: only some peers may send it
     /// (`touchbridged --control-group`).
     public var isControl: Bool {

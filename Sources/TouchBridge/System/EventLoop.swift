@@ -14,6 +14,8 @@ public final class EventLoop {
     /// Runs after the handlers of each wakeup, before the loop sleeps again (the socket's sends: one
     /// per client for everything a wakeup produced).
     public var afterHandlers: (() -> Void)?
+    /// Work put off to the next pass (`soon`): a client's lines past its budget for one wakeup.
+    private var deferred: [() -> Void] = []
 
     public init() throws {
         let fd = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -63,12 +65,19 @@ public final class EventLoop {
 
     public func stop() { isRunning = false }
 
+    /// Runs `work` on the loop's next pass, after the handlers of whatever is ready by then: the loop
+    /// does not sleep while work waits, and descriptors ready meanwhile (frames, timers, other
+    /// clients) are served first. For work a peer makes that is bounded per pass (SocketServer).
+    public func soon(_ work: @escaping () -> Void) { deferred.append(work) }
+
     /// Runs until `stop()`.
     public func run() {
         isRunning = true
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         while isRunning {
-            let n = events.withUnsafeMutableBufferPointer { epoll_wait(epfd.rawValue, $0.baseAddress, Int32($0.count), -1) }
+            // Deferred work: look at what is ready without sleeping, then do it.
+            let timeout: Int32 = deferred.isEmpty ? -1 : 0
+            let n = events.withUnsafeMutableBufferPointer { epoll_wait(epfd.rawValue, $0.baseAddress, Int32($0.count), timeout) }
             if n < 0 {
                 if errno == EINTR { continue }
                 break
@@ -78,6 +87,11 @@ public final class EventLoop {
                 // A handler may have removed this fd (or another) meanwhile: its entry is empty then.
                 if fd >= 0, Int(fd) < handlers.count, let handler = handlers[Int(fd)] { handler(Events(rawValue: events[i].events)) }
                 if !isRunning { break }
+            }
+            if !deferred.isEmpty && isRunning {
+                let due = deferred
+                deferred = []
+                for work in due { work() }
             }
             afterHandlers?()
         }

@@ -16,7 +16,7 @@ extension Ctl {
             return 0
         }
         for info in found {
-            print(Terminal.printable("\(info.devnode)  \"\(info.name)\"  \(info.vendorProduct)"))
+            print(Terminal.oneLine("\(info.devnode)  \"\(info.name)\"  \(info.vendorProduct)"))
             if info.isMirror {
                 print("    a TouchBridge pass-through mirror\(info.phys.map { " (\($0))" } ?? ""): what the compositor reads in place of its panel")
                 continue
@@ -40,7 +40,7 @@ extension Ctl {
                 print("    mapping: rotation \(m.rotation.rawValue)°\(m.flipX ? ", flipX" : "")\(m.flipY ? ", flipY" : ""), matrix \(m.calibration.map { "\($0)" }.joined(separator: " ")) → window \(Int(m.target.width))×\(Int(m.target.height)) pt")
                 d.close()
             } catch {
-                print(Terminal.printable("    cannot open: \(error)"))
+                print(Terminal.oneLine("    cannot open: \(error)"))
             }
         }
         return 0

@@ -7,7 +7,7 @@ extension Ctl {
         do {
             let s = try Scene.load(path: path)
             for w in s.warnings { FileHandleStandardError.write("warning: \(w)\n") }
-            print(Terminal.printable("\(path): ok: window \(Int(s.window.bounds.width))×\(Int(s.window.bounds.height)), "
+            print(Terminal.oneLine("\(path): ok: window \(Int(s.window.bounds.width))×\(Int(s.window.bounds.height)), "
                 + "\(count(s.views.count, "view")), \(count(s.recognizers.count, "recognizer")), \(count(s.devices.count, "device entry", "device entries"))"))
             return 0
         } catch {

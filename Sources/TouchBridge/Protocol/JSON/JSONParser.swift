@@ -159,13 +159,23 @@ public struct JSONParser {
     private mutating func object(path: String, depth: Int) throws -> JSON {
         i += 1
         var members: [(String, JSON)] = []
+        // Duplicate keys are found with a set once an object is past a few keys: a search per key
+        // would make one object of thousands of keys (a hostile client's line) quadratic.
+        var seen: Set<String> = []
         skipSpace()
         if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
         while true {
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a key in double quotes") }
             let key = try string()
-            guard !members.contains(where: { $0.0 == key }) else { throw error("duplicate key \"\(key)\"") }
+            let duplicate: Bool
+            if members.count < 8 {
+                duplicate = members.contains { $0.0 == key }
+            } else {
+                if seen.isEmpty { seen = Set(members.map(\.0)) }
+                duplicate = !seen.insert(key).inserted
+            }
+            guard !duplicate else { throw error("duplicate key \"\(key)\"") }
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
             i += 1

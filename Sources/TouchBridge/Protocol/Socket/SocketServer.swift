@@ -19,6 +19,17 @@ public final class SocketServer {
         set { topics.queueLimit = newValue }
     }
     public static let maximumClients = 512
+    /// Connections one uid may hold (docs/protocol.md, "Limits"); root and the daemon's own user are not
+    /// counted against it. `touchbridged --max-clients-per-uid`.
+    public static let defaultClientsPerUID = 64
+    public var clientsPerUID = SocketServer.defaultClientsPerUID
+    /// Slots of the `maximumClients` only control peers may take: readers of many uids together cannot
+    /// lock root out (`touchbridgectl disable` always finds a slot).
+    public static let controlReserve = 16
+    /// Connections by uid (those counted against `clientsPerUID`).
+    private var perUID: [UInt32: Int] = [:]
+    /// Refusals not yet logged, by uid: said at most once every 10 s a uid, with their count.
+    private var refusals: [UInt32: (count: Int, lastSaid: Double)] = [:]
 
     /// The socket file (nil: systemd's socket).
     public var path: String? { listener.path }
@@ -116,18 +127,19 @@ public final class SocketServer {
                 log.warning("\(error)")
                 return
             }
-            guard clients.count < SocketServer.maximumClients else {
-                let refusal = ErrorLine.encode("too many clients (\(SocketServer.maximumClients)); try again later") + [0x0a]
-                _ = refusal.withUnsafeBytes { UnixSocket.sendNow(fd, $0) }
+            let credentials = PeerCredentials.of(fd)
+            if let refusal = admission(credentials) {
+                let line = ErrorLine.encode(refusal) + [0x0a]
+                _ = line.withUnsafeBytes { UnixSocket.sendNow(fd, $0) }
                 fd.close()
-                log.warning("refused a client: already \(SocketServer.maximumClients) clients")
+                refused(credentials, refusal)
                 continue
             }
             // A modest kernel buffer: a client that stops reading shows up in its queue soon.
             var sndbuf: Int32 = 65536
             _ = setsockopt(fd.rawValue, SOL_SOCKET, SO_SNDBUF, &sndbuf, socklen_t(4))
             connections += 1
-            let client = ClientConnection(fd: fd, id: connections)
+            let client = ClientConnection(fd: fd, id: connections, credentials: credentials)
             do {
                 try loop.add(fd, events: [.readable, .hangup]) { [unowned self, unowned client] ev in self.service(client, ev) }
             } catch {
@@ -137,11 +149,47 @@ public final class SocketServer {
                 continue
             }
             clients[fd] = client
+            if let uid = countedUID(credentials) { perUID[uid, default: 0] += 1 }
             topics.add(client)
             log.info("client connected: \(client.peer)")
             topics.enqueue(client, hello)
             topicsChanged()
         }
+    }
+
+    /// The uid a connection counts against, or nil for root and the daemon's user (never bounded by uid).
+    private func countedUID(_ credentials: PeerCredentials?) -> UInt32? {
+        guard let uid = credentials?.uid else { return UInt32.max }      // unknown peers share one count
+        return uid == 0 || uid == controlPolicy.daemonUID ? nil : uid
+    }
+
+    /// Why a new connection is refused, or nil: the total, the slots kept for control peers, the uid's
+    /// own bound.
+    private func admission(_ credentials: PeerCredentials?) -> String? {
+        guard clients.count < SocketServer.maximumClients else {
+            return "too many clients (\(SocketServer.maximumClients)); try again later"
+        }
+        let control = credentials.map { controlPolicy.permits($0) } ?? false
+        if !control && clients.count >= SocketServer.maximumClients - SocketServer.controlReserve {
+            return "too many clients (\(clients.count)); the last \(SocketServer.controlReserve) of \(SocketServer.maximumClients) are kept for control peers; try again later"
+        }
+        if let uid = countedUID(credentials), perUID[uid, default: 0] >= clientsPerUID {
+            return "too many connections from uid \(uid) (\(clientsPerUID)); close some (touchbridged --max-clients-per-uid raises the bound)"
+        }
+        return nil
+    }
+
+    /// Logs refusals at most once every 10 s per uid, with how many there were: a peer that connects in a
+    /// loop cannot fill the journal either.
+    private func refused(_ credentials: PeerCredentials?, _ refusal: String) {
+        let uid = credentials?.uid ?? UInt32.max, now = monotonicNow()
+        var r = refusals[uid] ?? (0, -Double.infinity)
+        r.count += 1
+        if now - r.lastSaid >= 10 {
+            log.warning("refused \(r.count) connection\(r.count == 1 ? "" : "s") of \(credentials?.description ?? "an unknown peer"): \(refusal)")
+            r = (0, now)
+        }
+        refusals[uid] = r
     }
 
     private func service(_ client: ClientConnection, _ events: EventLoop.Events) {
@@ -156,12 +204,15 @@ public final class SocketServer {
     /// What the loop watches a client for: its lines until it stops sending, room to write while lines
     /// wait; a hang-up always.
     private func interest(_ client: ClientConnection) -> EventLoop.Events {
-        let reading: EventLoop.Events = client.inputClosed ? [] : [.readable, .hangup]
+        // A client whose lines wait past its budget is not read until they are handed out.
+        let reading: EventLoop.Events = client.inputClosed || client.backlogged ? [] : [.readable, .hangup]
         return reading.union(client.wantsWritable ? .writable : [])
     }
 
+    /// Reads and carries out a bounded slice of what the client sent (ClientConnection's budget); lines
+    /// past it wait for the loop's next pass, after the frames, timers and clients ready by then.
     private func readInput(_ client: ClientConnection) {
-        client.read(limit: SocketServer.maximumLineLength) { input in
+        let more = client.read(limit: SocketServer.maximumLineLength) { input in
             switch input {
             case .line(let line):
                 handleLine(client, line)
@@ -177,10 +228,27 @@ public final class SocketServer {
             }
             return client.isOpen
         }
+        guard more, client.isOpen, !client.backlogged else { return }
+        client.backlogged = true
+        loop.modify(client.fd, events: interest(client))
+        loop.soon { [weak self, weak client] in
+            guard let self, let client, client.isOpen else { return }
+            client.backlogged = false
+            self.loop.modify(client.fd, events: self.interest(client))
+            self.readInput(client)
+        }
     }
 
     /// A client's line (ClientCommand.swift): carried out whole, or refused whole.
     private func handleLine(_ client: ClientConnection, _ line: [UInt8]) {
+        // A peer that may only read is refused a control command before it is parsed: parsing comes
+        // first only where it must (a reader's subscribe).
+        if let key = ClientCommand.leadingKey(line), key == "set" || key == "scene",
+           !(client.credentials.map { controlPolicy.permits($0) } ?? false) {
+            let who = client.credentials ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max)
+            log.warning("client \(client.peer): \(key) refused: not permitted")
+            return sendError(client, controlPolicy.refusal(of: who, command: key))
+        }
         let command: ClientCommand?
         do { command = try ClientCommand.parse(line) } catch { return sendError(client, error.message) }
         switch command {
@@ -201,7 +269,7 @@ public final class SocketServer {
                 ?? .failure(ClientCommand.Refusal(message: "\(command.name): not available here"))
             switch result {
             case .success(let warning):
-                log.info("client \(client.peer): \(command.name) accepted" + (warning.map { " (\($0))" } ?? ""))
+                log.info("client \(client.peer): \(command.name) accepted\(command.logDetail)" + (warning.map { " (\($0))" } ?? ""))
                 topics.enqueue(client, OkLine.encode(command: command.name, warning: warning))
             case .failure(let refusal):
                 sendError(client, refusal.message)
@@ -237,6 +305,7 @@ public final class SocketServer {
         topics.remove(client)
         loop.remove(client.fd)
         client.fd.close()
+        if let uid = countedUID(client.credentials), let n = perUID[uid] { perUID[uid] = n > 1 ? n - 1 : nil }
         if let reason { log.info("client \(client.peer) \(reason)") }
         topicsChanged()
         onDisconnect?(client.id)
