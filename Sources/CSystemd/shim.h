@@ -1,5 +1,8 @@
 // sd-bus (Debian libsystemd-dev): the system D-Bus, for `touchbridgectl follow-rotation iio`, which
 // follows iio-sensor-proxy's accelerometer (README "Screen-aware").
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 #include <systemd/sd-bus.h>
 
 // sd_bus_message_read with one string ("s"): Swift cannot call C variadic functions.
@@ -30,4 +33,17 @@ static inline int csystemd_name_has_owner(sd_bus *bus, const char *name) {
     if (r >= 0) r = sd_bus_message_read(reply, "b", &owned);
     sd_bus_message_unref(reply);
     return r < 0 ? r : owned;
+}
+// org.freedesktop.DBus.GetNameOwner(name): the unique name (":1.42") that owns `name`, in *out (free it);
+// negative when nobody does.
+static inline int csystemd_name_owner(sd_bus *bus, const char *name, char **out) {
+    sd_bus_message *reply = NULL;
+    const char *owner = NULL;
+    *out = NULL;
+    int r = sd_bus_call_method(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+                               NULL, &reply, "s", name);
+    if (r >= 0) r = sd_bus_message_read(reply, "s", &owner);
+    if (r >= 0 && owner) *out = strdup(owner);
+    sd_bus_message_unref(reply);
+    return r < 0 ? r : (*out ? 0 : -ENOMEM);
 }

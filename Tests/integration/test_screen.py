@@ -186,6 +186,32 @@ class FollowRotationTests(TestCase):
         self.assertIn("iio-sensor-proxy went away", said)
         self.assertIn("right-up: rotation 270°", said)
 
+    def test_follow_rotation_iio_believes_only_the_owner_of_the_sensor_proxy_name(self):
+        tmp = self.tempdir()
+        address = self.private_bus()
+        log = os.path.join(tmp, "proxy.log")
+        self.mock(address, log, "normal")
+        d = self.daemon("--no-devices", "--replay", TAPS, "--replay-loop", "--replay-delay", "0.2")
+        c = Client(d.socket, ["devices"])
+        env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=address)
+        err_path = os.path.join(tmp, "follow.err")
+        f = subprocess.Popen([CTL, "follow-rotation", "iio", "--verbose", "--socket", d.socket], env=env,
+                             stdout=subprocess.DEVNULL, stderr=open(err_path, "w"))
+        self.addCleanup(lambda: (f.poll() is None and f.kill(), f.wait(10)))
+        self.assertTrue(wait_for(lambda: "claimed the accelerometer" in open(err_path).read(), timeout=15))
+        c.until(lambda l: 0 in rotations([l]), timeout=20)                # the orientation at start
+        # Another connection on the bus emits the proxy's PropertiesChanged: nothing turns.
+        forged = subprocess.run([DEBIAN_PYTHON, MOCK_PROXY, "--forge", address, "left-up"], capture_output=True, text=True, timeout=30)
+        self.assertEqual(forged.returncode, 0, forged.stderr)
+        forger = forged.stdout.strip()
+        self.assertTrue(wait_for(lambda: "ignored a PropertiesChanged" in open(err_path).read(), timeout=10), open(err_path).read())
+        c.pump(1.0)
+        self.assertEqual(rotations(c.lines_seen), [])
+        self.assertIn("from " + forger + ", which does not own net.hadess.SensorProxy", open(err_path).read())
+        # The owner's own change is followed.
+        self.set_orientation(address, "bottom-up")
+        self.assertEqual(rotations(c.until(lambda l: 180 in rotations([l]), timeout=20)), [180])
+
     def test_follow_rotation_map_overrides_and_refuses_what_it_does_not_know(self):
         out = ctl("follow-rotation", "iio", "--map", "left-up=45")
         self.assertEqual(out.returncode, 2)

@@ -6,10 +6,13 @@ own net.hadess.SensorProxy.Mock.SetOrientation(s).
 
     DBUS_SESSION_BUS_ADDRESS=… mock_sensor_proxy.py LOG [ORIENTATION]
     mock_sensor_proxy.py --set ADDRESS ORIENTATION          (a test turning the device)
+    mock_sensor_proxy.py --forge ADDRESS ORIENTATION        (another connection emitting the owner's
+                                                             PropertiesChanged: an attacker on the bus)
 """
 import sys
 
 import dbus
+import dbus.lowlevel
 import dbus.mainloop.glib
 import dbus.service
 from gi.repository import GLib
@@ -55,6 +58,16 @@ class Proxy(dbus.service.Object):
 
 
 def main():
+    if sys.argv[1] == "--forge":
+        # The proxy's signal, path, interface and all, sent by a connection that does not own its name.
+        bus = dbus.bus.BusConnection(sys.argv[2])
+        m = dbus.lowlevel.SignalMessage(PATH, PROPS, "PropertiesChanged")
+        m.append(IFACE, {"AccelerometerOrientation": dbus.String(sys.argv[3])}, dbus.Array([], signature="s"), signature="sa{sv}as")
+        bus.send_message(m)
+        bus.flush()
+        print(bus.get_unique_name())
+        bus.close()
+        return
     if sys.argv[1] == "--set":
         bus = dbus.bus.BusConnection(sys.argv[2])
         bus.get_object(NAME, PATH).SetOrientation(sys.argv[3], dbus_interface=IFACE + ".Mock")

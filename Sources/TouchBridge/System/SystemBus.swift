@@ -95,6 +95,14 @@ final class SystemBus {
         return String(cString: value)
     }
 
+    /// The unique name (":1.42") of the connection that owns `name` now; nil when none does.
+    func owner(of name: String) -> String? {
+        var out: UnsafeMutablePointer<CChar>?
+        guard csystemd_name_owner(bus, name, &out) >= 0, let out else { return nil }
+        defer { free(out) }
+        return String(cString: out)
+    }
+
     /// Whether some connection owns `name` now.
     func hasOwner(_ name: String) -> Bool { csystemd_name_has_owner(bus, name) > 0 }
 
@@ -120,10 +128,16 @@ final class SystemBus {
         return (String(cString: interface), out)
     }
 
-    /// `NameOwnerChanged`'s name and whether it now has an owner.
-    static func ownerChange(_ m: OpaquePointer) -> (name: String, owned: Bool)? {
+    /// The unique name of the connection that sent `m` (the bus sets it: a peer cannot forge it); nil
+    /// on a connection without a bus (peer-to-peer).
+    static func sender(_ m: OpaquePointer) -> String? {
+        sd_bus_message_get_sender(m).map { String(cString: $0) }
+    }
+
+    /// `NameOwnerChanged`'s name and its new owner's unique name (nil: it has none now).
+    static func ownerChange(_ m: OpaquePointer) -> (name: String, owner: String?)? {
         var name: UnsafePointer<CChar>?, old: UnsafePointer<CChar>?, new: UnsafePointer<CChar>?
         guard csystemd_read_owner_changed(m, &name, &old, &new) >= 0, let name, let new else { return nil }
-        return (String(cString: name), new.pointee != 0)
+        return (String(cString: name), new.pointee != 0 ? String(cString: new) : nil)
     }
 }

@@ -149,6 +149,9 @@ enum FollowRotation {
         let loop = try EventLoop()
         let signals = try SignalReceiver([SIGTERM, SIGINT])
         var claimed = false
+        /// The unique name owning net.hadess.SensorProxy: the only sender whose PropertiesChanged is
+        /// believed (any connection on the bus may emit a signal with that path and interface).
+        var owner: String?
         func apply(_ orientation: String) {
             guard let deg = map[orientation] else {
                 if orientation != "undefined" { log.warning("iio-sensor-proxy says \"\(orientation)\", which has no rotation: ignored") }
@@ -157,10 +160,12 @@ enum FollowRotation {
             sender.send(orientation, rotation: deg)
         }
         func claim() {
-            guard bus.hasOwner(proxyName) else {
+            guard let o = bus.owner(of: proxyName) else {
+                owner = nil
                 log.warning("iio-sensor-proxy (\(proxyName)) is not on the system bus; waiting for it")
                 return
             }
+            owner = o
             do {
                 try bus.call(proxyName, proxyPath, proxyName, "ClaimAccelerometer").map { _ = sd_bus_message_unref($0) }
                 claimed = true
@@ -171,18 +176,25 @@ enum FollowRotation {
             }
         }
         try bus.match("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(proxyName)'") { m in
-            guard let change = SystemBus.ownerChange(m), change.name == proxyName else { return }
-            if change.owned {
+            // Only the bus itself says who owns a name.
+            guard SystemBus.sender(m) == "org.freedesktop.DBus", let change = SystemBus.ownerChange(m), change.name == proxyName else { return }
+            if change.owner != nil {
                 log.info("iio-sensor-proxy is back")
                 claim()
             } else {
                 claimed = false
+                owner = nil
                 log.warning("iio-sensor-proxy went away; waiting for it to come back")
             }
         }
         try bus.match("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='\(proxyPath)'") { m in
             let (interface, changed) = SystemBus.changedStrings(m)
             guard interface == proxyName, let o = changed["AccelerometerOrientation"] else { return }
+            let sender = SystemBus.sender(m)
+            guard let owner, sender == owner else {
+                log.debug("ignored a PropertiesChanged of \(proxyPath) from \(sender ?? "an unnamed sender"), which does not own \(proxyName) (\(owner ?? "nobody does"))")
+                return
+            }
             apply(o)
         }
         try sender.watch(in: loop)
@@ -326,10 +338,11 @@ extension Ctl {
         .option("map", "NAME=DEG,...", "override the table from the source's names to degrees clockwise (iio: normal,\nleft-up, bottom-up, right-up; sway: normal, 90, 180, 270, flipped…), for a\npanel mounted turned"),
         .option("output", "NAME", "sway: the output to follow (default: the first active one)"),
         .option("swaysock", "PATH", "sway: its IPC socket (default: $SWAYSOCK)"),
+        .flag("verbose", "log what is ignored too (iio: signals from a connection that does not own\nnet.hadess.SensorProxy)"),
         socketOption,
     ]) { a in
         try a.expect(1, "the source: iio or sway")
-        let log = Logger(program: "touchbridgectl follow-rotation", level: .info)
+        let log = Logger(program: "touchbridgectl follow-rotation", level: a.has("verbose") ? .debug : .info)
         let sender = FollowRotation.Sender(socket: try socketPath(a), device: a["device"] ?? "*", log: log)
         switch a.positional[0] {
         case "iio":
