@@ -25,9 +25,19 @@ class Broker:
     """mosquitto on 127.0.0.1, users kiosk (the bridge) and ha (a reader), an ACL; `tls`: a listener
     with a certificate for 127.0.0.1 from a CA made here."""
 
-    def __init__(self, tmp, tls=None, persistence=False):
+    def __init__(self, tmp, tls=None, persistence=False, anonymous=False):
         self.tmp = tmp
         self.port = free_port()
+        self.anonymous = anonymous
+        if anonymous:
+            # Mosquitto as many run it on a LAN: anyone who reaches it may publish anywhere.
+            self.conf = os.path.join(tmp, "mosquitto.conf")
+            with open(self.conf, "w") as f:
+                f.write("listener {} 127.0.0.1\nallow_anonymous true\n".format(self.port))
+                if os.geteuid() == 0:
+                    f.write("user root\n")
+            self.start()
+            return
         passwd = os.path.join(tmp, "passwd")
         open(passwd, "w").close()
         for user, pw in (("kiosk", "kiosk-secret"), ("ha", "ha-secret")):
@@ -376,6 +386,123 @@ class MQTTTests(TestCase):
         figures = json.loads(out.stdout.strip().splitlines()[-1])
         self.assertGreater(figures["sent"], 20)
         self.assertEqual((figures["delivered"], figures["lost"]), (figures["sent"], 0))
+
+    # The command topic as an attacker who reaches the broker sees it (docs/mqtt.md, "What the command
+    # topic lets through").
+
+    def anonymous_setup(self, **extra):
+        tmp = self.tempdir()
+        broker = Broker(tmp, anonymous=True)
+        self.addCleanup(broker.stop)
+        d = self.daemon("--no-devices")
+        path = os.path.join(tmp, "mqtt.json")
+        with open(path, "w") as f:
+            json.dump(dict({"broker": "mqtt://127.0.0.1:{}".format(broker.port), "prefix": PREFIX, "control": True}, **extra), f)
+        results = self.anonymous_sub(broker, PREFIX + "/command/result")
+        self.bridge(path, d.socket)
+        self.assertTrue(wait_for(lambda: "connected to mqtt://" in self.bridge_log(path), timeout=15))
+        time.sleep(0.5)                                          # subscribed to the command topic
+        return broker, d, path, results
+
+    def anonymous_sub(self, broker, topic):
+        log = os.path.join(broker.tmp, "anon-sub-{}.log".format(time.monotonic_ns()))
+        p = subprocess.Popen(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(broker.port), "-q", "1", "-t", topic],
+                             stdout=open(log, "w"), stderr=subprocess.STDOUT)
+        self.addCleanup(lambda: (p.kill(), p.wait(10)))
+        time.sleep(0.3)
+        return lambda: [json.loads(l) for l in open(log) if l.strip()]
+
+    def anonymous_pub(self, broker, payload, topic=PREFIX + "/command", retain=False):
+        cmd = ["mosquitto_pub", "-h", "127.0.0.1", "-p", str(broker.port), "-q", "1", "-t", topic]
+        if retain:
+            cmd.append("-r")
+        subprocess.run(cmd + ["-s"], input=payload, text=True, check=True, timeout=15)
+
+    KEYS_SCENE = {"scene": {"name": "pwn", "views": [{"name": "pad", "frame": [0, 0, 100, 100], "recognizers": [
+        {"name": "tap", "type": "tap", "action": {"keys": "KEY_POWER"}}]}]}}
+    PLAIN_SCENE = {"scene": {"name": "pad", "views": [{"name": "pad", "frame": [0, 0, 100, 100], "recognizers": [
+        {"name": "tap", "type": "tap"}]}]}}
+
+    def test_an_anonymous_client_of_the_broker_cannot_push_keystrokes(self):
+        broker, d, config, results = self.anonymous_setup()
+        self.anonymous_pub(broker, json.dumps(self.KEYS_SCENE))
+        self.assertTrue(wait_for(lambda: results(), timeout=10))
+        self.assertEqual(results()[0]["event"], "error")
+        self.assertIn('unless the configuration says "allowScenes": true', results()[0]["message"])
+        time.sleep(0.5)
+        self.assertNotIn("scene accepted", d.text())
+        self.assertRegex(self.bridge_log(config), r"command on touchbridge/kiosk-1/command \(\d+ bytes\) refused: scene: scenes from the broker are refused")
+        self.assertNotIn("KEY_POWER", self.bridge_log(config))          # the log says topic and size, not the payload
+
+    def test_with_allow_scenes_a_scene_without_actions_is_taken_and_one_with_actions_refused(self):
+        broker, d, config, results = self.anonymous_setup(allowScenes=True)
+        self.anonymous_pub(broker, json.dumps(self.KEYS_SCENE))
+        self.assertTrue(wait_for(lambda: results(), timeout=10))
+        self.assertEqual(results()[0]["message"], 'scene "pwn": view "pad", recognizer "tap" has an "action": actions come only from '
+                         'scene files and local control peers, never from the broker; the scene is refused whole')
+        self.assertNotIn("scene accepted", d.text())
+        self.anonymous_pub(broker, json.dumps(self.PLAIN_SCENE))
+        self.assertTrue(wait_for(lambda: len(results()) == 2, timeout=10))
+        self.assertEqual(results()[1]["event"], "ok")
+        self.assertTrue(d.wait_for_log(r'scene accepted \(scene "pad", 1 view\)'), d.text())
+        self.assertIn("carried out", self.bridge_log(config))
+        # A command of 70 KB is refused by the bridge: the daemon never sees it, and the bridge's scene stays.
+        self.anonymous_pub(broker, json.dumps({"set": {"recognizers": ["x" * 70000], "enabled": False}}))
+        self.assertTrue(wait_for(lambda: len(results()) == 3, timeout=10))
+        self.assertIn("bytes is refused: at most 16384 bytes", results()[2]["message"])
+        c = Client(d.socket, ["scene"])
+        names = [r["name"] for v in c.until(lambda l: l["event"] == "scene")[-1]["scene"]["views"] for r in v.get("recognizers", [])]
+        self.assertIn("pad/tap", names)
+        self.assertNotIn("disconnected", d.text().split("scene accepted")[-1])
+
+    def test_a_retained_command_is_not_carried_out_when_the_bridge_reconnects(self):
+        broker, d, config, results = self.anonymous_setup()
+        c = Client(d.socket, ["scene"])
+        c.next()
+        # Published with the retain flag while the bridge listens: a live command, carried out once.
+        off = json.dumps({"set": {"recognizers": ["doubleTap"], "enabled": False}})
+        self.anonymous_pub(broker, off, retain=True)
+        self.assertTrue(wait_for(lambda: results(), timeout=10))
+        self.assertEqual(results()[0]["event"], "ok")
+        ctl("enable", "doubleTap", "--socket", d.socket)
+        # The bridge connects again: the broker replays the retained command, which is refused.
+        subprocess.run(["pkill", "-f", "mqtt --config " + config])
+        time.sleep(0.5)
+        self.bridge(config, d.socket)
+        self.assertTrue(wait_for(lambda: len(results()) == 2, timeout=15), results())
+        self.assertEqual(results()[1]["message"], "retained commands are not carried out: clear it with "
+                         "`mosquitto_pub -r -n -t touchbridge/kiosk-1/command`")
+        scene = c.until(lambda l: l["event"] == "scene" and all(
+            r["enabled"] for v in l["scene"]["views"] for r in v.get("recognizers", []) if r["name"] == "doubleTap"), timeout=10)[-1]
+        c.pump(1.0)
+        self.assertEqual([l for l in c.lines_seen if l["event"] == "scene"], [])      # nothing changed after the replay
+        self.assertIsNotNone(scene)
+
+    def test_a_recognizer_named_like_json_gets_discovery_that_names_exactly_it(self):
+        tmp = self.tempdir()
+        broker = Broker(tmp)
+        self.addCleanup(broker.stop)
+        name, other = 't","*', 't","x'
+        scene = os.path.join(tmp, "scene.json")
+        with open(scene, "w") as f:
+            json.dump({"window": {"width": 100, "height": 100}, "views": [{"name": "v", "frame": [0, 0, 100, 100], "recognizers": [
+                {"name": name, "type": "tap"}, {"name": other, "type": "tap", "numberOfTapsRequired": 2}]}]}, f)
+        d = self.daemon("--no-devices", "--scene", scene)
+        configs = Subscriber(broker, topics=("homeassistant/switch/+/+/config",))
+        self.addCleanup(configs.stop)
+        self.bridge(self.config(broker, homeassistant=True, control=True), d.socket)
+        self.assertTrue(wait_for(lambda: len(configs.messages()) >= 2, timeout=15), configs.messages())
+        switches = [json.loads(p) for _, p in configs.messages()]          # every payload parses
+        mine = next(s for s in switches if s["name"] == name)
+        for key, enabled in (("payload_on", True), ("payload_off", False)):
+            self.assertEqual(json.loads(mine[key]), {"set": {"recognizers": [name], "enabled": enabled}})
+        c = Client(d.socket, ["scene"])
+        c.next()
+        subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(broker.port), "-u", "ha", "-P", "ha-secret", "-q", "1",
+                        "-t", mine["command_topic"], "-m", mine["payload_off"]], check=True)
+        enabled = {r["name"]: r["enabled"] for v in c.until(lambda l: l["event"] == "scene", timeout=15)[-1]["scene"]["views"]
+                   for r in v.get("recognizers", [])}
+        self.assertEqual(enabled, {name: False, other: True})            # exactly it: the * names no other
 
     def test_configuration_errors_name_the_file_the_line_and_the_path(self):
         tmp = self.tempdir()

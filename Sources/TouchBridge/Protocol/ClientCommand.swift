@@ -129,12 +129,17 @@ public enum ClientCommand: Equatable, Sendable {
         public init(message: String) { self.message = message }
     }
 
+    private static let names = ["subscribe", "set", "scene"]
     private static let commands = "{\"subscribe\": [...]}, {\"set\": {...}} or {\"scene\": {...}}"
 
     /// The command of one line (without its newline); nil for a blank line, which is ignored.
     public static func parse(_ line: [UInt8]) throws(Refusal) -> ClientCommand? {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0d }) { return nil }
-        var parser = JSONParser(bytes: line)
+        // A line whose first key is no command is refused unparsed: no work for what is refused anyway.
+        if let key = leadingKey(line), !names.contains(key) {
+            throw Refusal(message: "unknown command \"\(key)\"; the commands are \(commands)")
+        }
+        var parser = JSONParser(bytes: line, recordsLines: false)
         let json: JSON
         do { json = try parser.parse() } catch {
             throw Refusal(message: "not JSON (\(error)); send {\"subscribe\": [\"gestures\", \"touches\", \"devices\"]}")
@@ -143,7 +148,9 @@ public enum ClientCommand: Equatable, Sendable {
             throw Refusal(message: "expected a command such as {\"subscribe\": [\"gestures\"]}, got \(json.objectValue == nil ? json.kindName : "an empty object")")
         }
         guard members.count == 1, let (key, value) = members.first else {
-            throw Refusal(message: "one command a line, found \(members.count): \(members.map { "\"\($0.0)\"" }.joined(separator: ", "))")
+            // The first few keys are named: a line of thousands gets a short answer.
+            let named = members.prefix(5).map { "\"\($0.0)\"" }.joined(separator: ", ") + (members.count > 5 ? ", …" : "")
+            throw Refusal(message: "one command a line, found \(members.count): \(named)")
         }
         switch key {
         case "subscribe": return try subscribe(value)

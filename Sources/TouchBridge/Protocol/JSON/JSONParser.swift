@@ -7,13 +7,18 @@ public struct JSONParser {
     /// The line of each value, by path ("views[0].frame").
     public private(set) var lines: [String: Int] = [:]
     private let maxDepth = 64
+    /// Whether `lines` is kept: a file's errors name lines; a client's line needs none, and building a
+    /// path string and a table entry per value would be most of its parsing.
+    private let recordsLines: Bool
 
     public init(_ text: String) {
         bytes = Array(text.utf8)
+        recordsLines = true
     }
 
-    public init(bytes: [UInt8]) {
+    public init(bytes: [UInt8], recordsLines: Bool = true) {
         self.bytes = bytes
+        self.recordsLines = recordsLines
     }
 
     /// Parses a whole document: one value and nothing but white space after it.
@@ -47,7 +52,7 @@ public struct JSONParser {
     private mutating func value(path: String, depth: Int) throws -> JSON {
         guard depth < maxDepth else { throw error("nesting deeper than \(maxDepth) levels") }
         guard i < bytes.count else { throw error("unexpected end of input, expected a value") }
-        lines[path] = line
+        if recordsLines { lines[path] = line }
         switch bytes[i] {
         case UInt8(ascii: "{"): return try object(path: path, depth: depth)
         case UInt8(ascii: "["): return try array(path: path, depth: depth)
@@ -84,6 +89,12 @@ public struct JSONParser {
             if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
             guard digits() > 0 else { throw error("invalid number: digits must follow the exponent") }
         }
+        // A small integer (most numbers here: indices, sizes, codes) is read at once; the rest by Double.
+        if i - start <= 15, !bytes[start..<i].contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }) {
+            var n = 0
+            for b in bytes[start..<i] where b != UInt8(ascii: "-") { n = n * 10 + Int(b - UInt8(ascii: "0")) }
+            return Double(bytes[start] == UInt8(ascii: "-") ? -n : n)
+        }
         guard let d = Double(String(decoding: bytes[start..<i], as: UTF8.self)), d.isFinite else {
             throw error("number out of range")
         }
@@ -92,7 +103,17 @@ public struct JSONParser {
 
     private mutating func string() throws -> String {
         i += 1
-        var out: [UInt8] = []
+        // Most strings (keys, names) have no escape: made from their bytes at once, without a copy
+        // byte by byte (short ones are stored inline: no allocation at all).
+        let start = i
+        var j = i
+        while j < bytes.count, bytes[j] != UInt8(ascii: "\""), bytes[j] != UInt8(ascii: "\\"), bytes[j] >= 0x20 { j += 1 }
+        if j < bytes.count, bytes[j] == UInt8(ascii: "\"") {
+            i = j + 1
+            return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<j]), as: UTF8.self) }
+        }
+        var out: [UInt8] = Array(bytes[start..<j])
+        i = j
         while true {
             guard i < bytes.count else { throw error("unterminated string") }
             let c = bytes[i]
@@ -147,7 +168,7 @@ public struct JSONParser {
         if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
         while true {
             skipSpace()
-            items.append(try value(path: "\(path)[\(items.count)]", depth: depth + 1))
+            items.append(try value(path: recordsLines ? "\(path)[\(items.count)]" : "", depth: depth + 1))
             skipSpace()
             guard i < bytes.count else { throw error("unterminated array, expected ',' or ']'") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -180,7 +201,7 @@ public struct JSONParser {
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
             i += 1
             skipSpace()
-            members.append((key, try value(path: path.isEmpty ? key : "\(path).\(key)", depth: depth + 1)))
+            members.append((key, try value(path: !recordsLines ? "" : path.isEmpty ? key : "\(path).\(key)", depth: depth + 1)))
             skipSpace()
             guard i < bytes.count else { throw error("unterminated object, expected ',' or '}'") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }

@@ -42,7 +42,7 @@ final class ClientConnection {
     /// bounded slice at most: bytes read from the socket, and the cost of the lines handed out (a line's
     /// bytes plus `lineCost`, so that blank lines count too).
     static let readBudget = 64 * 1024
-    static let parseBudget = 64 * 1024
+    static let parseBudget = 16 * 1024
     static let lineCost = 64
 
     /// What reading found.
