@@ -37,5 +37,5 @@ report=${TMPDIR:-/tmp}/touchbridge-demo-report.html
     >/dev/null 2>"$dir/report.log" || { cat "$dir/report.log" >&2; exit 1; }
 echo
 echo "A replay report of the nine taps (open it in a browser): $report"
-echo "The live page, beside a running daemon:      $BIN/touchbridgectl visualize   (then open http://127.0.0.1:8391/)"
+echo "The live page, beside a running daemon:      $BIN/touchbridgectl visualize --touches   (then open the address it prints: it carries the page's token)"
 echo "  e.g. with a demo daemon: $BIN/touchbridged --no-devices --replay-loop --replay Tests/Fixtures/evemu-devices__ep0430m09-ts__2fg-scroll-down.evemu &"

@@ -49,11 +49,11 @@ def main():
         # The live page beside a daemon playing a two-finger scroll again and again.
         d = tbsupport.Daemon(os.path.join(BIN, "touchbridged"), ["--no-devices", "--replay", SCROLL, "--replay-loop",
                                                                   "--replay-delay", "0.3"])
-        vis = subprocess.Popen([CTL, "visualize", "--socket", d.socket, "--listen", "127.0.0.1:18391"],
+        vis = subprocess.Popen([CTL, "visualize", "--touches", "--socket", d.socket, "--listen", "127.0.0.1:18391"],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         try:
-            vis.stdout.readline()
-            p = b.open("http://127.0.0.1:18391/")
+            url = vis.stdout.readline().split(" open ")[1].split(" ")[0]      # it carries the token
+            p = b.open(url)
             p.wait_for("document.body.dataset.gestures > 0", 30)
             time.sleep(2.5)
             p.wait_for("document.querySelectorAll('g.touch[data-phase=moved]').length == 2", 30)

@@ -10,6 +10,7 @@
 #include <spawn.h>
 #include <signal.h>
 #include <malloc.h>
+#include <sys/random.h>
 
 static inline int clinux_epoll_in(void) { return EPOLLIN; }
 static inline int clinux_epoll_out(void) { return EPOLLOUT; }
@@ -29,4 +30,7 @@ static inline int clinux_so_peergroups(void) { return 59; }
 /// glibc's mmap threshold, fixed (mallopt(M_MMAP_THRESHOLD)): blocks of `bytes` or more get mappings
 /// of their own, given back to the kernel when freed. Returns 1 on success.
 static inline int clinux_fix_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
+/// getrandom(2), the kernel's random source, filling `n` bytes: the visualizer's token. Returns the
+/// bytes written, or -1.
+static inline long clinux_getrandom(void *buffer, unsigned long n) { return (long)getrandom(buffer, n, 0); }
 #endif

@@ -3,8 +3,11 @@
 import json
 import math
 import os
+import re
+import socket
 import subprocess
 import sys
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -120,26 +123,35 @@ class VisualizerTests(TestCase):
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertLess(os.path.getsize(report), 5 * 1024 * 1024)
 
-    def test_the_live_page_gets_the_touches_and_gestures_of_a_replaying_daemon(self):
-        d = self.daemon("--no-devices", "--replay", SCROLL, "--replay-loop", "--replay-delay", "0.5")
+    def visualize(self, d, *args):
+        """touchbridgectl visualize on a free loopback port: the process and the address it printed."""
         port = free_port()
-        vis = subprocess.Popen([CTL, "visualize", "--socket", d.socket, "--listen", "127.0.0.1:{}".format(port)],
+        vis = subprocess.Popen([CTL, "visualize", "--socket", d.socket, "--listen", "127.0.0.1:{}".format(port)] + list(args),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.addCleanup(lambda: vis.wait(10))
         self.addCleanup(vis.terminate)
-        self.assertEqual(vis.stdout.readline().strip(), "touchbridgectl visualize: open http://127.0.0.1:{}/ in a browser "
-                         "(the daemon: {})".format(port, d.socket))
+        said = vis.stdout.readline().strip()
+        m = re.match(r"touchbridgectl visualize: open (http://127\.0\.0\.1:{}/(\?token=([0-9a-f]{{32}}))?) in a browser "
+                     r"\(the daemon: (.*)\)$".format(port), said)
+        self.assertIsNotNone(m, said)
+        self.assertEqual(m.group(4), d.socket)
+        return vis, port, m.group(1), m.group(3)
+
+    def test_the_live_page_gets_the_touches_and_gestures_of_a_replaying_daemon(self):
+        d = self.daemon("--no-devices", "--replay", SCROLL, "--replay-loop", "--replay-delay", "0.5")
+        vis, port, url, token = self.visualize(d, "--touches")
+        self.assertIsNotNone(token)
         with headless.Browser() as b:
-            p = b.open("http://127.0.0.1:{}/".format(port))
+            p = b.open(url)
             self.assertTrue(p.wait_for("document.body.dataset.gestures > 0 && document.body.dataset.touches > 0", 30))
             self.assertEqual(p.evaluate("document.getElementById('status').textContent"), "connected")
             self.assertEqual(p.evaluate("document.getElementById('mode').textContent"), "live")
             self.assertTrue(p.wait_for("+document.querySelector('.lane[data-recognizer=pan]').dataset.fired > 0", 15))
             self.assertTrue(p.evaluate("[...document.querySelectorAll('[data-device]')].length == 1"))
-        # Anything but loopback is said to show touches to the network.
+        # Anything but loopback is said to show the page to the network.
         exposed = subprocess.Popen([CTL, "visualize", "--socket", d.socket, "--listen", "0.0.0.0:{}".format(free_port())],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.assertIn("not loopback: anyone who can reach it sees every touch", exposed.stderr.readline())
+        self.assertIn("not loopback: anyone who can reach it and has the token sees every gesture", exposed.stderr.readline())
         exposed.terminate()
         exposed.wait(10)
         other = subprocess.run([CTL, "visualize", "--socket", d.socket, "--listen", "nonsense"], capture_output=True, text=True, timeout=10)
@@ -147,7 +159,68 @@ class VisualizerTests(TestCase):
         self.assertIn("--listen takes ADDR:PORT", other.stderr)
         vis.terminate()
         _, err = vis.communicate(timeout=10)
-        self.assertNotIn("127.0.0.1:{}".format(port), err)            # the address is said once, on stdout
+        self.assertNotIn(token, err)                                  # the address is said once, on stdout
+
+    def test_the_page_is_private_a_wrong_host_or_no_token_gets_nothing(self):
+        d = self.daemon("--no-devices", "--replay", SCROLL, "--replay-loop", "--replay-delay", "0.5")
+        vis, port, url, token = self.visualize(d)
+
+        def get(path, host="127.0.0.1:{}".format(port), cookie=None, seconds=1.5):
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            head = "GET {} HTTP/1.1\r\nHost: {}\r\n".format(path, host) + ("Cookie: {}\r\n".format(cookie) if cookie else "")
+            s.sendall((head + "\r\n").encode())
+            s.settimeout(0.2)
+            data = b""
+            end = time.monotonic() + seconds
+            try:
+                while time.monotonic() < end:
+                    try:
+                        chunk = s.recv(65536)
+                    except socket.timeout:
+                        continue
+                    if not chunk:
+                        break
+                    data += chunk
+            except ConnectionResetError:
+                pass
+            s.close()
+            return data.decode(errors="replace")
+
+        # A DNS-rebinding page names its own host: refused, and no event reaches it.
+        for path in ("/events?token=" + token, "/?token=" + token):
+            answer = get(path, host="attacker.example")
+            self.assertTrue(answer.startswith("HTTP/1.1 421"), answer[:200])
+            self.assertNotIn("data:", answer)
+        self.assertTrue(get("/events?token=" + token, host="attacker.example:{}".format(port)).startswith("HTTP/1.1 421"))
+        # Without the token every path is forbidden, the page included.
+        for path in ("/", "/events", "/nothing", "/?token=" + "0" * 32):
+            answer = get(path)
+            self.assertTrue(answer.startswith("HTTP/1.1 403"), (path, answer[:200]))
+            self.assertNotIn("data:", answer)
+        # With it: the page sets a cookie, which the page's own stream request carries.
+        page = get("/?token=" + token)
+        self.assertTrue(page.startswith("HTTP/1.1 200"))
+        cookie = re.search(r"Set-Cookie: (touchbridge_token_{}=[0-9a-f]{{32}}); Path=/; HttpOnly; SameSite=Strict".format(port), page)
+        self.assertIsNotNone(cookie, page[:400])
+        stream = get("/events", cookie=cookie.group(1), seconds=3)
+        self.assertTrue(stream.startswith("HTTP/1.1 200"), stream[:200])
+        events = [json.loads(l[len("data: "):]) for l in stream.splitlines() if l.startswith("data: {")]
+        self.assertIn("gesture", [e["event"] for e in events])
+        self.assertNotIn("touch", [e["event"] for e in events])       # touches only with --touches
+        self.assertTrue(get("/", host="localhost:{}".format(port), cookie=cookie.group(1)).startswith("HTTP/1.1 200"))
+        self.assertTrue(get("/", host="[::1]:{}".format(port), cookie=cookie.group(1)).startswith("HTTP/1.1 200"))
+        vis.terminate()
+        _, err = vis.communicate(timeout=10)
+        self.assertIn('refused a request for host "attacker.example"', err)
+
+    def test_no_token_serves_anyone_here_and_says_so(self):
+        d = self.daemon("--no-devices")
+        vis, port, url, token = self.visualize(d, "--no-token")
+        self.assertIsNone(token)
+        self.assertIn("--no-token: every local user", vis.stderr.readline())
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall("GET / HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n".format(port).encode())
+            self.assertTrue(s.recv(100).startswith(b"HTTP/1.1 200"))
 
 
 if __name__ == "__main__":
