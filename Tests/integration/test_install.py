@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """Installing: --help and --version, make install, the systemd units' hardening."""
+import json
 import os
 import shutil
 import subprocess
@@ -96,6 +97,119 @@ class InstallTests(TestCase):
             out = subprocess.run(["systemd-analyze", "security", "--offline=true", unit], capture_output=True, text=True)
             exposure = float(out.stdout.split("Overall exposure level for {}:".format(name))[1].split()[0])
             self.assertLessEqual(exposure, 2.0, name)
+
+
+def unit_service(name):
+    """A unit's [Service] settings: each key's values in order (User, Group, SupplementaryGroups, ...)."""
+    settings = {}
+    section = None
+    with open(os.path.join(ROOT, "systemd", name)) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("["):
+                section = line
+            elif section == "[Service]" and "=" in line and not line.startswith("#"):
+                k, v = line.split("=", 1)
+                settings.setdefault(k, []).append(v)
+    return settings
+
+
+# Numeric ids standing in for the packaged users and groups (systemd-sysusers makes the real ones; a
+# DynamicUser's uid is given by its name, so the daemon's unit and follow-rotation's share one; it is
+# nobody's here, whom dbus-daemon can look up, as it looks up a dynamic user through nss-systemd).
+IDS = {"touchbridged": 65534, "touchbridge-mqtt": 64991, "touchbridge": 64992}
+BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>system</type><listen>unix:path={}</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/></policy>
+</busconfig>"""
+
+
+@unittest.skipUnless(os.geteuid() == 0, "needs root to run the units' users")
+class UnitsAsTheirUsersTests(TestCase):
+    """Each shipped system unit's ExecStart, run as the unit's User, Group and SupplementaryGroups
+    against a daemon as its own (dynamic) user whose socket is root:touchbridge 0660, as
+    touchbridged.socket makes it: the unit reaches the socket and does its work."""
+
+    def daemon_as_its_user(self):
+        tmp = self.tempdir()
+        os.chmod(tmp, 0o755)
+        ddir = os.path.join(tmp, "run")
+        os.makedirs(ddir)
+        os.chown(ddir, IDS["touchbridged"], IDS["touchbridged"])
+        d = tbsupport.Daemon(DAEMON, ["--no-devices", "--replay", TAPS, "--replay-loop", "--replay-delay", "0.2"],
+                             workdir=ddir, user=IDS["touchbridged"])
+        self.addCleanup(d.stop)
+        os.chown(d.socket, 0, IDS["touchbridge"])                  # touchbridged.socket: root:touchbridge 0660
+        os.chmod(d.socket, 0o660)
+        os.chmod(ddir, 0o755)
+        return tmp, d
+
+    def as_unit(self, unit, replacements, **popen):
+        """The unit's ExecStart with paths replaced, run as its user and groups (setpriv)."""
+        svc = unit_service(unit)
+        import shlex
+        argv = [replacements.get(a, a) for a in shlex.split(svc["ExecStart"][0])]
+        user = svc["User"][0]
+        group = (svc.get("Group") or [user])[0]
+        groups = [g for v in svc.get("SupplementaryGroups", []) for g in v.split()]
+        cmd = ["setpriv", "--reuid", str(IDS[user]), "--regid", str(IDS[group])]
+        cmd += ["--groups", ",".join(str(IDS[g]) for g in groups)] if groups else ["--clear-groups"]
+        p = subprocess.Popen(cmd + argv, **popen)
+        self.addCleanup(lambda: (p.poll() is None and p.kill(), p.wait(10)))
+        return p
+
+    @unittest.skipUnless(shutil.which("dbus-daemon") and os.path.exists("/usr/bin/python3"), "needs dbus-daemon")
+    def test_follow_rotation_service_reaches_the_socket_and_turns_the_panel(self):
+        from test_screen import MOCK_PROXY, DEBIAN_PYTHON, have_dbus, rotations
+        if not have_dbus():
+            self.skipTest("needs python3-dbus and python3-gi")
+        tmp, d = self.daemon_as_its_user()
+        conf = os.path.join(tmp, "bus.conf")
+        bus_path = os.path.join(tmp, "system_bus_socket")
+        with open(conf, "w") as f:
+            f.write(BUS_CONFIG.format(bus_path))
+        bus = subprocess.Popen(["dbus-daemon", "--config-file=" + conf, "--nofork", "--print-address=1"], stdout=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: (bus.terminate(), bus.wait(10)))
+        address = bus.stdout.readline().strip()
+        os.chmod(bus_path, 0o666)
+        log = os.path.join(tmp, "proxy.log")
+        mock = subprocess.Popen([DEBIAN_PYTHON, MOCK_PROXY, log, "left-up"], env=dict(os.environ, DBUS_SESSION_BUS_ADDRESS=address))
+        self.addCleanup(lambda: (mock.terminate(), mock.wait(10)))
+        self.assertTrue(wait_for(lambda: os.path.exists(log) and "ready" in open(log).read(), timeout=15))
+        c = Client(d.socket, ["devices"])
+        err = os.path.join(tmp, "follow.err")
+        self.as_unit("touchbridge-follow-rotation.service", {CTL_INSTALLED: CTL, "/run/touchbridge/touchbridge.sock": d.socket},
+                     env=dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=address), stdout=subprocess.DEVNULL, stderr=open(err, "w"))
+        try:
+            c.until(lambda l: 90 in rotations([l]), timeout=20)
+        except AssertionError:
+            self.fail(open(err).read())
+        self.assertNotIn("not permitted", open(err).read())
+
+    def test_mqtt_service_reaches_the_socket(self):
+        from test_mqtt import Broker, have_mosquitto
+        if not have_mosquitto():
+            self.skipTest("needs mosquitto")
+        tmp, d = self.daemon_as_its_user()
+        broker = Broker(tmp, anonymous=True)
+        self.addCleanup(broker.stop)
+        config = os.path.join(tmp, "mqtt.json")
+        with open(config, "w") as f:
+            json.dump({"broker": "mqtt://127.0.0.1:{}".format(broker.port), "prefix": "tb/unit"}, f)
+        os.chmod(config, 0o644)
+        sub = os.path.join(tmp, "sub.log")
+        s = subprocess.Popen(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(broker.port), "-v", "-t", "tb/unit/#"], stdout=open(sub, "w"))
+        self.addCleanup(lambda: (s.kill(), s.wait(10)))
+        err = os.path.join(tmp, "mqtt.err")
+        self.as_unit("touchbridge-mqtt.service", {CTL_INSTALLED: CTL, "/run/touchbridge/touchbridge.sock": d.socket,
+                                                  "/etc/touchbridge/mqtt.json": config},
+                     stdout=subprocess.DEVNULL, stderr=open(err, "w"))
+        self.assertTrue(wait_for(lambda: "tb/unit/gesture/" in open(sub).read(), timeout=20), open(err).read())
+        self.assertIn("tb/unit/status online", open(sub).read())
+
+
+CTL_INSTALLED = "/usr/local/bin/touchbridgectl"
 
 
 if __name__ == "__main__":
