@@ -2,12 +2,16 @@
 """The soak (`make soak`, about a minute): touchbridged replays a random ten-finger stream at 1 kHz,
 four times a fast panel's rate, over and over (--replay-loop), while 50 clients come and go: three
 stay from start to end and read everything (one on every topic, two on gestures and devices), the rest
-connect, subscribe to whatever, send garbage, read slowly or never, and hang up at random.
+connect, subscribe to whatever, send garbage, read slowly or never, and hang up at random. Beside them a
+hostile reader sends as fast as it can, never reading: floods of newlines, then objects of 6,300 keys
+(62 KB lines), again and again, connecting again when the daemon drops it for not reading.
 
 It passes when nothing crashed, the floor of the daemon's resident memory (its minimum over 10 s:
 the queues of clients that stopped reading come and go by megabytes, up to --client-queue each, and
 are not a leak) grew by less than 3 MiB from the 10 s after a warm-up to the last 10 s (a leak of 5 KiB a
 connection would pass it: about 640 connections come and go in between),
+the client on every topic never waited over a second for a touch line (the hostile reader's work is
+bounded per wakeup: a touch line's delay, its arrival less the frame's CLOCK_MONOTONIC time, is printed),
 no touch is left down at the end (the daemon stops and the replay ends as an unplugged device does),
 and every client that stayed got well-formed streams: every line JSON, every touch began once and
 first, then moved, then ended or was cancelled once, last.
@@ -87,6 +91,7 @@ class Staying:
         self.phases = {}
         self.problems = []
         self.closed = False
+        self.delays = []        # touch lines: arrival less the frame's time (s, CLOCK_MONOTONIC both)
 
     def take(self):
         complete = self.client.take()
@@ -103,6 +108,7 @@ class Staying:
             if "event" not in line:
                 self.problems.append("no event: {!r}".format(raw[:80]))
             if line.get("event") == "touch":
+                self.delays.append(time.monotonic() - line["time"])
                 last, phase = self.phases.get(line["id"]), line["phase"]
                 ok = (last is None) if phase == "began" else (last in ("began", "moved", "stationary"))
                 if not ok:
@@ -144,6 +150,26 @@ class Unruly:
             pass
 
 
+HOSTILE = r'''
+import socket, sys, time
+keys = ('{"subscribe":["gestures"],' + ",".join('"k%04x":1' % i for i in range(6300)) + "}\n").encode()
+newlines = b"\n" * 65536
+while True:
+    # It never reads: once its answers fill its queue the daemon drops it, and it comes back.
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect(sys.argv[1])
+        while True:
+            for _ in range(16):
+                s.sendall(newlines)
+            for _ in range(5):
+                s.sendall(keys)
+    except OSError:
+        s.close()
+        time.sleep(0.05)
+'''
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="tb-soak-")
     rec = os.path.join(tmp, "soak.evemu")
@@ -157,6 +183,7 @@ def main():
         time.sleep(0.02)
     rnd = random.Random(11)
     staying = [Staying(sock, ["gestures", "touches", "devices"])] + [Staying(sock, ["gestures", "devices"]) for _ in range(STAYING - 1)]
+    hostile = subprocess.Popen([sys.executable, "-c", HOSTILE, sock])
     unruly = []
     start = time.time()
     connections = 0
@@ -184,6 +211,9 @@ def main():
         samples.append((time.time() - start, rss_kib(daemon.pid)))
     for u in unruly:
         u.sock.close()
+    hostile_alive = hostile.poll() is None
+    hostile.kill()
+    hostile.wait(10)
     alive = daemon.poll() is None
     # The daemon stops: the replay ends as an unplugged device does, and the staying clients read to the end.
     daemon.send_signal(signal.SIGTERM)
@@ -202,7 +232,15 @@ def main():
     print("soak: {:.0f} s, {} connections came and went, {} lines to the client on every topic; resident floor {:.2f} MiB "
           "in the 10 s after {:.0f} s, {:.2f} MiB in the last 10 s ({:+.2f} MiB)".format(
               SECONDS, connections, staying[0].lines, warm / 1024 if warm else 0, WARM_UP, peak / 1024, growth))
+    delays = sorted(staying[0].delays)
+    if delays:
+        print("soak: beside a hostile reader, a touch line's delay: median {:.1f} ms, p99 {:.1f} ms, max {:.1f} ms".format(
+            1000 * delays[len(delays) // 2], 1000 * delays[int(len(delays) * 0.99)], 1000 * delays[-1]))
     failures = []
+    if not delays or delays[-1] > 1.0:
+        failures.append("a touch line waited {:.2f} s (a reader froze the daemon?)".format(delays[-1] if delays else float("nan")))
+    if not hostile_alive:
+        failures.append("the hostile reader died")
     if not alive or status != 0:
         failures.append("the daemon {} (exit status {})".format("died" if not alive else "did not exit cleanly", status))
     if not growth < 3.0:
