@@ -63,6 +63,10 @@ def client_lines(out):
          "subviews": [{"name": "b", "frame": [1, 1, 20, 20], "recognizers": [{"name": "t", "type": "tap"}]}]}]}}))
     lines.append(json.dumps({"scene": {"name": "kiosk", "views": views}}))
     lines.append('{"scene":{"name":"k","views":[]}}')
+    # What the MQTT command topic must refuse: a scene whose subview's recognizer types keys.
+    lines.append(json.dumps({"scene": {"name": "pwn", "views": [{"name": "o", "frame": [0, 0, 9, 9], "subviews": [
+        {"name": "i", "frame": [0, 0, 5, 5], "recognizers": [{"name": "t", "type": "tap", "action": {"keys": "super+l"}}]}]}]}}))
+    lines.append('{"subscribe":["gestures"],' + ",".join('"k%d":1' % i for i in range(150)) + '}')
     for i, line in enumerate(lines):
         with open(os.path.join(out, "line-{}".format(i)), "w") as f:
             f.write(line)

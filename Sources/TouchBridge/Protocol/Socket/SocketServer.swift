@@ -19,7 +19,7 @@ public final class SocketServer {
         set { topics.queueLimit = newValue }
     }
     public static let maximumClients = 512
-    /// Connections one uid may hold (docs/protocol.md, "Limits"); root and the daemon's own user are not
+    /// Connections one uid may hold (docs/protocol.md, "Flow and limits"); root and the daemon's own user are not
     /// counted against it. `touchbridged --max-clients-per-uid`.
     public static let defaultClientsPerUID = 64
     public var clientsPerUID = SocketServer.defaultClientsPerUID
