@@ -119,7 +119,7 @@ struct RecordingParserTests {
             let text = try Files.readText(Fixtures.path(name))
             let lf = try Recording.parse(text, file: name)
             // "\r\n" is one Character in Swift: a split on "\n" by Characters would never cut there.
-            let crlf = try Recording.parse(text.lines().joined(separator: "\r\n"), file: name)
+            let crlf = try Recording.parse(text.lines().joined(separator: "\r\n") + "\r\n", file: name)
             #expect(crlf.device == lf.device && crlf.events == lf.events && !lf.events.isEmpty)
         }
     }

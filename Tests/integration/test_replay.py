@@ -149,6 +149,78 @@ class ReplayTests(TestCase):
         self.assertIn("built-in scene, 800×1280 pt", d.text())
 
 
+YAML_SCROLL = os.path.join(FIXTURES, "libinput-record__ep0430m09-ts__2fg-scroll-down.yml")
+
+
+class TruncatedRecordingTests(TestCase):
+    """A recording cut short (a mail client, a full disk) is named as cut, with its line; one stopped by
+    Ctrl-C between frames is a warning."""
+
+    def cut(self, source, keep):
+        """`source` cut by `keep(text)`, into a file of the test's."""
+        with open(source) as f:
+            text = f.read()
+        path = os.path.join(self.tempdir(), "cut-" + os.path.basename(source))
+        with open(path, "w") as f:
+            f.write(keep(text))
+        return path, text
+
+    def mid_line(self, text, fraction=0.6):
+        """Cut inside an event line, about `fraction` of the way through."""
+        at = int(len(text) * fraction)
+        while text[at - 1] == "\n" or text[at] == "\n":
+            at += 1
+        return text[:at]
+
+    def test_a_cut_evemu_recording_is_refused_with_its_line_unless_allowed(self):
+        path, text = self.cut(SCROLL, self.mid_line)
+        line = text[:len(self.mid_line(text))].count("\n") + 1
+        out = subprocess.run([CTL, "replay", path], capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 1)
+        self.assertEqual(out.stdout, "")
+        self.assertIn("{}:{}: the recording is cut short: its last line has no end".format(path, line), out.stderr)
+        self.assertIn("--allow-truncated", out.stderr)
+        allowed = subprocess.run([CTL, "replay", "--allow-truncated", path], capture_output=True, text=True, timeout=60)
+        self.assertEqual(allowed.returncode, 0, allowed.stderr)
+        self.assertIn("replaying the", allowed.stderr)
+        self.assertTrue(allowed.stdout.strip())
+
+    def test_a_cut_libinput_record_file_is_refused_mid_line_and_mid_frame(self):
+        path, text = self.cut(YAML_SCROLL, self.mid_line)
+        out = subprocess.run([CTL, "replay", path], capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("the recording is cut short: its last line has no end", out.stderr)
+        # Cut at a line's end, inside an evdev frame: libinput record writes whole frames.
+        lines = text.splitlines(True)
+        frame = max(i for i, l in enumerate(lines[: len(lines) * 2 // 3]) if l.strip() == "- evdev:")
+        path, _ = self.cut(YAML_SCROLL, lambda t: "".join(lines[:frame + 3]))
+        out = subprocess.run([CTL, "replay", path], capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("{}:{}: the recording is cut short: its last evdev frame has no SYN_REPORT".format(path, frame + 3), out.stderr)
+        self.assertEqual(subprocess.run([CTL, "replay", "--allow-truncated", path], capture_output=True, timeout=60).returncode, 0)
+
+    def test_an_evemu_recording_stopped_between_events_of_a_frame_is_a_warning(self):
+        def ctrl_c(text):
+            lines = text.splitlines(True)
+            syns = [i for i, l in enumerate(lines) if l.startswith("E:") and l.split()[2:4] == ["0000", "0000"]]
+            return "".join(lines[:syns[len(syns) // 2] + 3])           # two events of a frame never finished
+        path, _ = self.cut(SCROLL, ctrl_c)
+        out = subprocess.run([CTL, "replay", path], capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("{}: the last 2 events came after the last SYN_REPORT".format(path), out.stderr)
+        self.assertIn("dropped", out.stderr)
+
+    def test_the_daemon_refuses_a_cut_recording_before_its_socket_exists(self):
+        path, _ = self.cut(TAPS, self.mid_line)
+        tmp = self.tempdir()
+        sock = os.path.join(tmp, "tb.sock")
+        out = subprocess.run([DAEMON, "--no-devices", "--socket", sock, "--replay", path], capture_output=True, text=True, timeout=30)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("the recording is cut short", out.stderr)
+        self.assertIn("--allow-truncated", out.stderr)
+        self.assertFalse(os.path.exists(sock))
+
+
 if __name__ == "__main__":
     from run import main
     main(["test_replay"])

@@ -13,6 +13,7 @@ extension Ctl {
         .flag("together", "play the recordings at once, interleaved by their times, as devices of one\nscreen: a finger panel and a pen (--together FINGERS PEN), with the pen's palm rejection"),
         .option("mirror", "OUT", "also write what a pass-through mirror would be sent, as an evemu recording\n(one recording)"),
         .option("html", "OUT", "also write a self-contained HTML report: the views, every touch, a lane per\nrecognizer with its states and reasons (one recording)"),
+        .flag("allow-truncated", "replay what is whole of a recording cut short (by a mail client, a full disk)\ninstead of refusing it"),
     ]) { a in
         guard !a.positional.isEmpty else { try a.expect(1, "at least one recording") ; return 2 }
         let together = a.has("together")
@@ -38,11 +39,12 @@ extension Ctl {
         var out = StandardOutput()
         if let htmlPath = a["html"] {
             return try replayReport(a.positional[0], to: htmlPath, scenePath: scenePath, printed: printed,
-                                    options: options, log: log, out: &out, description: a["desc"])
+                                    options: options, log: log, out: &out, description: a["desc"],
+                                    allowTruncated: a.has("allow-truncated"))
         }
         if together {
             let recordings = try a.positional.map { path in
-                let r = try Recording.load(path: path, descriptionPath: a["desc"])
+                let r = try loadWhole(path, description: a["desc"], allowTruncated: a.has("allow-truncated"))
                 try r.requireEvents()
                 return r
             }
@@ -53,7 +55,7 @@ extension Ctl {
             return 0
         }
         for (index, path) in a.positional.enumerated() {
-            let recording = try Recording.load(path: path, descriptionPath: a["desc"])
+            let recording = try loadWhole(path, description: a["desc"], allowTruncated: a.has("allow-truncated"))
             try recording.requireEvents()
             // A fresh scene for every recording, and a device index of its own, as the daemon plays
             // several recordings one after another.
@@ -89,12 +91,27 @@ extension Ctl {
             + "compositor unless run with --passthrough; \(mirror) is what the mirror would get with --passthrough\n")
     }
 
+    /// A recording, refused when it was cut short unless `allowTruncated` (then what is whole, said);
+    /// a frame left unfinished at a clean end (Ctrl-C) is a warning.
+    static func loadWhole(_ path: String, description: String?, allowTruncated: Bool) throws -> Recording {
+        let recording = try Recording.load(path: path, descriptionPath: description)
+        if let t = recording.truncation {
+            guard allowTruncated else {
+                throw RecordingError(file: t.file, line: t.line, reason: "the recording is cut short: \(t.reason); "
+                                     + "replay what is whole with --allow-truncated, or ask for the whole file")
+            }
+            FileHandleStandardError.write("touchbridgectl replay: warning: \(t); replaying the \(recording.events.count) events before it")
+        }
+        if let w = recording.unfinishedWarning { FileHandleStandardError.write("touchbridgectl replay: warning: \(w)") }
+        return recording
+    }
+
     /// `replay --html OUT`: the replay's every line (every topic) into a self-contained report; the
     /// lines asked for are printed as without --html.
     static func replayReport(_ path: String, to htmlPath: String, scenePath: String?, printed: Topics,
                              options: OfflineReplay.Options, log: Logger, out: inout StandardOutput,
-                             description: String?) throws -> Int32 {
-        let recording = try Recording.load(path: path, descriptionPath: description)
+                             description: String?, allowTruncated: Bool) throws -> Int32 {
+        let recording = try loadWhole(path, description: description, allowTruncated: allowTruncated)
         try recording.requireEvents()
         let scene = try scenePath.map { try Scene.load(path: $0, passthrough: options.mirrorPath != nil) }
         var all = options
