@@ -24,6 +24,15 @@ class ProtocolTests(TestCase):
         self.assertEqual([l["event"] for l in lines[:2]], ["hello", "subscribed"])
         same_gestures(self, [l for l in lines if l["event"] == "gesture"], expected)
 
+    def test_the_python_example_ends_quietly_when_its_reader_goes_away(self):
+        # `listen.py | head -3`: head exits, the next print meets a closed pipe.
+        d = self.daemon("--no-devices", "--replay", TAPS, "--replay-loop", "--replay-delay", "0.2")
+        out = subprocess.run(["sh", "-c", '"$0" "$1" --socket "$2" --touches | head -n 3', sys.executable, EXAMPLE, d.socket],
+                             capture_output=True, text=True, timeout=30)
+        self.assertEqual(out.returncode, 0)
+        self.assertEqual(len(out.stdout.splitlines()), 3)
+        self.assertEqual(out.stderr, "")                               # no BrokenPipeError traceback
+
     def test_touches_and_devices_by_subscription(self):
         d = self.daemon("--no-devices", "--replay", TWO_FINGER_TAP, "--replay-delay", "0.5")
         c = Client(d.socket, ["gestures", "touches", "devices"])
