@@ -149,6 +149,22 @@ class ReplayTests(TestCase):
         self.assertIn("built-in scene, 800×1280 pt", d.text())
 
 
+class LoopLogTests(TestCase):
+    def test_a_looping_replay_says_each_condition_once_not_once_a_pass(self):
+        # The kiosk scene passes its device through; without /dev/uinput (or without the right to it)
+        # the mirror cannot be made: said once, however many passes.
+        d = self.daemon("--no-devices", "--scene", os.path.join(ROOT, "scenes", "kiosk.json"), "--replay", TAPS,
+                        "--replay-loop", "--replay-delay", "0.1")
+        c = Client(d.socket, ["devices"])
+        for _ in range(3):                                     # three passes: each ends as an unplug
+            c.until(lambda l: l["event"] == "device" and l["action"] == "removed", timeout=30)
+        log = d.text()
+        self.assertEqual(log.count("replaying " + TAPS), 1, log)
+        self.assertLessEqual(log.count("pass-through for the replay"), 1, log)
+        self.assertEqual(log.count("--replay-loop: playing the queue again"), 1, log)
+        self.assertIn("scene {}: 1 view, 1 recognizer".format(os.path.join(ROOT, "scenes", "kiosk.json")), log)
+
+
 YAML_SCROLL = os.path.join(FIXTURES, "libinput-record__ep0430m09-ts__2fg-scroll-down.yml")
 
 

@@ -38,6 +38,9 @@ public enum Terminal {
     }
 }
 
+/// "1 view", "3 views": a count with its noun agreeing (nouns that take an s).
+public func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
 /// Writes to standard error without Foundation.
 public enum FileHandleStandardError {
     /// One message: written as one line (`Terminal.oneLine`), whatever its values hold; a newline at its

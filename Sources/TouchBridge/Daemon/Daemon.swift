@@ -161,7 +161,7 @@ public final class Daemon {
         if let path = options.scenePath {
             scene = try Scene.load(path: path, passthrough: options.passthrough)
             scene.rotationForEveryDevice = options.rotation
-            log.info("scene \(path): \(scene.views.count) views, \(scene.recognizers.count) recognizers")
+            log.info("scene \(path): \(counted(scene.views.count, "view")), \(counted(scene.recognizers.count, "recognizer"))")
             for w in scene.warnings { log.warning(w) }
         } else {
             scene = Scene.builtIn(passthrough: options.passthrough, rotation: options.rotation)
@@ -407,7 +407,7 @@ public final class Daemon {
             pipeline.replace(scene: scene, at: monotonicNow())
             if !options.noDevices { devices.reconfigure() }
             startActionsIfWanted()
-            log.info("SIGHUP: reloaded \(path): \(scene.views.count) views, \(scene.recognizers.count) recognizers")
+            log.info("SIGHUP: reloaded \(path): \(counted(scene.views.count, "view")), \(counted(scene.recognizers.count, "recognizer"))")
         } catch {
             log.error("SIGHUP: keeping the old scene: \(error)")
         }

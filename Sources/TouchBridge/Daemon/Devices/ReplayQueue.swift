@@ -20,6 +20,11 @@ final class ReplayQueue {
     private var passPlayed = false
     /// The recordings playing now (one at a time, but a finishing one may overlap the next's start).
     private(set) var playing: [ReplaySource] = []
+    /// The loop's pass (1: the first). What each pass says again (a recording starts, ends) is logged
+    /// on the first only, at debug after it: a demo looping all day does not fill the journal.
+    private var pass = 1
+    /// Conditions already logged (a pass-through that cannot be), each said once, not once a pass.
+    private var said: Set<String> = []
 
     init(devices: InputDevices) {
         self.devices = devices
@@ -89,7 +94,9 @@ final class ReplayQueue {
             self.devices.onActivity?()
         }
         source.onStart = { [unowned self, unowned source] in
-            log.info("replaying \(path) as device \(index) \"\(recording.device.name)\" (\(recording.events.count) events)")
+            log.log(self.pass == 1 ? .info : .debug,
+                    "replaying \(path) as device \(index) \"\(recording.device.name)\" (\(recording.events.count) events)"
+                    + (self.pass == 1 ? "" : ", pass \(self.pass)"))
             self.devices.onDeviceLine?(self.devices.deviceLine("added", source))
             pipeline.setDeviceConfig(live, device: index)
             // A replay that passes through gets a mirror too (nothing to grab: nobody else reads a
@@ -101,7 +108,8 @@ final class ReplayQueue {
                     pipeline.addMirror(device: index, name: recording.device.name, source: recording.device, sink: m)
                     log.info("pass-through: replay \(path) → mirror \(m.devnode ?? "(node unknown)")")
                 } catch {
-                    log.error("pass-through for the replay of \(path) is off: \(error)")
+                    let message = "pass-through for the replay of \(path) is off: \(error)"
+                    log.log(self.said.insert(message).inserted ? .error : .debug, message)
                 }
             }
         }
@@ -113,7 +121,7 @@ final class ReplayQueue {
                 m.destroy()
             }
             pipeline.setDeviceConfig(nil, device: index)
-            log.info("replay of \(path) finished")
+            log.log(self.pass == 1 && !self.loops ? .info : .debug, "replay of \(path) finished")
             self.devices.onDeviceLine?(self.devices.deviceLine("removed", source))
             self.playing.removeAll { $0 === source }
             self.finished(position, played: true)
@@ -137,6 +145,7 @@ final class ReplayQueue {
                 return
             }
             passPlayed = false
+            pass += 1
             return playAll(delay: 0.2)
         }
         let next = position + 1
@@ -147,6 +156,8 @@ final class ReplayQueue {
             return
         }
         passPlayed = false
+        if pass == 1 { devices.log.info("--replay-loop: playing the queue again and again (each pass logged at debug, --verbose)") }
+        pass += 1
         play(0, delay: 0.2)
     }
 }
