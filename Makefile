@@ -32,19 +32,23 @@ deps:
 build-deps:
 	@scripts/deps.sh $(BUILD_DEPS)
 
+# The build sees none of the program's arguments: make exports command-line variables (RUN_ARGS)
+# and MAKEFLAGS, and SwiftPM runs the page plugin again and recompiles when its environment changes.
+SWIFTBUILD := env -u RUN_ARGS -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES -u MAKELEVEL $(SWIFT) build
+
 build: build-deps
-	$(SWIFT) build $(SWIFTFLAGS)
+	$(SWIFTBUILD) $(SWIFTFLAGS)
 
 # Release binaries link the Swift runtime statically: they run on a device without a Swift
 # toolchain, start faster, and call the runtime directly (BENCHMARKS.md).
 RELEASEFLAGS := -c release --static-swift-stdlib
 
 release: build-deps
-	$(SWIFT) build $(RELEASEFLAGS)
+	$(SWIFTBUILD) $(RELEASEFLAGS)
 
 # Unit tests (Swift Testing), then the daemon's integration tests (real binaries, real socket, signals).
 test: deps check-page
-	$(SWIFT) build --build-tests $(SWIFTFLAGS)
+	$(SWIFTBUILD) --build-tests $(SWIFTFLAGS)
 	$(SWIFT) test --skip-build
 	TB_BIN=$$($(SWIFT) build --show-bin-path) python3 Tests/integration/run.py
 
@@ -55,11 +59,13 @@ check-page:
 
 # The daemon in the foreground with the built-in scene; it says which touchscreens it found.
 run: release
+	@echo "make run: touchbridgectl is $(CURDIR)/.build/release/touchbridgectl (make install puts both on the PATH)"
 	.build/release/touchbridged $(RUN_ARGS)
 
 # Gestures from bundled real recordings, served by the daemon and read by examples/listen.py.
 demo: release
 	@scripts/deps.sh python3
+	@echo "make demo: touchbridgectl is $(CURDIR)/.build/release/touchbridgectl (make install puts both on the PATH)"
 	BIN=.build/release scripts/demo.sh
 
 # Benchmarks (release): figures and how to reproduce them are in BENCHMARKS.md.
@@ -85,7 +91,7 @@ lab: build-deps
 # suppressed, Tests/lsan-suppressions.txt).
 ASAN := --sanitize=address --build-path .build/asan
 test-sanitize: deps
-	$(SWIFT) build --build-tests $(ASAN) $(SWIFTFLAGS)
+	$(SWIFTBUILD) --build-tests $(ASAN) $(SWIFTFLAGS)
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build $(ASAN)
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt TB_BIN=$$($(SWIFT) build $(ASAN) --show-bin-path) python3 Tests/integration/run.py
 

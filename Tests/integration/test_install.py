@@ -32,6 +32,23 @@ class InstallTests(TestCase):
         self.assertEqual(out.returncode, 1)
         self.assertIn("not running", out.stderr)
 
+    def test_make_run_passes_its_arguments_to_the_daemon_and_never_to_the_build(self):
+        # make exports command-line variables, in them and in MAKEFLAGS; SwiftPM recompiles when its
+        # environment changes, so every swift build runs without them (measured: none recompiled after
+        # a plain build, where before each new RUN_ARGS recompiled TouchBridge).
+        for target in ("run", "demo", "build", "test"):
+            out = subprocess.run(["make", "-n", target, "RUN_ARGS=--scene /tmp/mine.json"], cwd=ROOT,
+                                 capture_output=True, text=True, timeout=60)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            builds = [l for l in out.stdout.splitlines() if " build " in l and "swift" in l and "--show-bin-path" not in l]
+            self.assertTrue(builds, out.stdout)
+            for line in builds:
+                self.assertTrue(line.startswith("env -u RUN_ARGS -u MAKEFLAGS"), line)
+                self.assertNotIn("mine.json", line)
+            if target == "run":
+                self.assertIn(".build/release/touchbridged --scene /tmp/mine.json", out.stdout)
+                self.assertIn("touchbridgectl is " + ROOT + "/.build/release/touchbridgectl", out.stdout)
+
     def test_make_install_puts_the_prefix_into_the_units_and_the_rule(self):
         tmp = self.tempdir()
         out = subprocess.run(["make", "-s", "-o", "release", "install", "DESTDIR=" + tmp, "PREFIX=/usr", "BIN=" + BIN],
