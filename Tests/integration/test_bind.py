@@ -21,9 +21,12 @@ class BindTests(TestCase):
                        "pan:began": ["/nonexistent/program"]}, f)
         d = Daemon("--no-devices", "--replay", TWO_FINGER_TAP, "--replay-delay", "1")
         err_path = os.path.join(tmp, "bind.err")
-        b = subprocess.Popen([CTL, "bind", bindings, "--socket", d.socket], stdout=subprocess.DEVNULL, stderr=open(err_path, "w"))
+        # --allow-missing: the program that does not exist is said at start, and its failure as it happens.
+        b = subprocess.Popen([CTL, "bind", bindings, "--allow-missing", "--socket", d.socket], stdout=subprocess.DEVNULL,
+                             stderr=open(err_path, "w"))
         try:
             self.assertTrue(wait_for(lambda: os.path.exists(marker), timeout=15))
+            self.assertIn('"/nonexistent/program" (for pan:began) is not on the PATH', open(err_path).read())
             # The failure is logged as the command exits.
             self.assertTrue(wait_for(lambda: "failed with exit status 1" in open(err_path).read()))
             self.assertTrue(wait_for(lambda: open(marker).read() == "twoFingerTap recognized"))
@@ -40,6 +43,36 @@ class BindTests(TestCase):
             if b.poll() is None:
                 b.kill()
             d.stop()
+
+    def test_bind_refuses_a_program_that_is_not_installed_before_any_gesture(self):
+        tmp = self.tempdir()
+        bindings = os.path.join(tmp, "bind.json")
+        with open(bindings, "w") as f:
+            json.dump({"doubleTap": ["notify-send-not-installed", "x"], "tap": ["true"]}, f)
+        out = ctl("bind", bindings, "--socket", os.path.join(tmp, "none.sock"))
+        self.assertEqual(out.returncode, 1)
+        self.assertIn(bindings + ': not on the PATH: "notify-send-not-installed" (for doubleTap)', out.stderr)
+        self.assertIn("--allow-missing", out.stderr)
+        self.assertIn("libnotify-bin", out.stderr)                     # the examples' packages are named
+        out = ctl("bind", "-g", "swipeLeft=playerctl-not-here next", "--socket", os.path.join(tmp, "none.sock"))
+        self.assertEqual(out.returncode, 1)
+        self.assertIn('-g: not on the PATH: "playerctl-not-here" (for swipeLeft)', out.stderr)
+
+    def test_bind_g_binds_gestures_without_a_file_and_says_when_it_is_connected(self):
+        tmp = self.tempdir()
+        marker = os.path.join(tmp, "ran")
+        d = self.daemon("--no-devices", "--replay", TWO_FINGER_TAP, "--replay-delay", "1")
+        err_path = os.path.join(tmp, "bind.err")
+        b = subprocess.Popen([CTL, "bind", "-g", "twoFingerTap=sh -c 'echo \"$TOUCHBRIDGE_RECOGNIZER two\" > {}'".format(marker),
+                              "-g", "doubleTap=true", "--socket", d.socket], stdout=subprocess.DEVNULL, stderr=open(err_path, "w"))
+        self.addCleanup(lambda: (b.poll() is None and b.kill(), b.wait(10)))
+        self.assertTrue(wait_for(lambda: "bind: connected, 2 bindings" in open(err_path).read(), timeout=10), open(err_path).read())
+        self.assertTrue(wait_for(lambda: os.path.exists(marker) and open(marker).read() == "twoFingerTap two\n", timeout=15))
+        for bad, said in (("=x", "expected NAME=COMMAND"), ("tap", "expected NAME=COMMAND"), ("tap=", "no command"), ("tap=echo 'open", "never closes"),
+                          ("tap:endd=true", 'unknown state "endd" (did you mean "ended"?)')):
+            out = ctl("bind", "-g", bad, "--socket", d.socket)
+            self.assertEqual(out.returncode, 1, bad)
+            self.assertIn(said, out.stderr)
 
     def test_bind_connects_again_when_the_daemon_restarts(self):
         tmp = self.tempdir()

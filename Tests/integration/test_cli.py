@@ -41,7 +41,7 @@ def ctl_commands():
 def help_options(text):
     """The options a --help text lists, --help itself left out."""
     section = text.split("\noptions:\n", 1)[1] if "\noptions:\n" in text else ""
-    return {m for m in re.findall(r"^  --([a-z][a-z-]*)", section, re.M)} - {"help"}
+    return {m for m in re.findall(r"^  (?:-[a-z], )?--([a-z][a-z-]*)", section, re.M)} - {"help"}
 
 
 class HelpTests(unittest.TestCase):

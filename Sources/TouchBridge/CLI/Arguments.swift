@@ -5,14 +5,18 @@ public struct OptionSpec: Sendable {
     /// The value's placeholder (`FILE`, `PATH`); nil for a flag.
     public let value: String?
     public let help: String
+    /// A one-letter spelling (`-g VALUE` for `--gesture VALUE`), where a peer program's users expect one.
+    public var short: Character? = nil
 
     public static func flag(_ name: String, _ help: String) -> OptionSpec { OptionSpec(name: name, value: nil, help: help) }
-    public static func option(_ name: String, _ value: String, _ help: String) -> OptionSpec {
-        OptionSpec(name: name, value: value, help: help)
+    public static func option(_ name: String, _ value: String, _ help: String, short: Character? = nil) -> OptionSpec {
+        OptionSpec(name: name, value: value, help: help, short: short)
     }
 
     /// `--name` or `--name VALUE`.
-    public var usage: String { value.map { "--\(name) \($0)" } ?? "--\(name)" }
+    public var longUsage: String { value.map { "--\(name) \($0)" } ?? "--\(name)" }
+    /// As the help lists it: `-n, --name VALUE` when there is a short spelling.
+    public var usage: String { (short.map { "-\($0), " } ?? "") + longUsage }
 }
 
 /// A command (or subcommand) of a program: its name, operands, summary and options. Its usage line,
@@ -40,7 +44,7 @@ public struct CommandSpec: Sendable {
 
     /// `replay RECORDING... [--touches] [--scene FILE]`, as the overview lists it.
     public var usageLine: String {
-        ([name.isEmpty ? program : name] + (operands.isEmpty ? [] : [operands]) + options.map { "[\($0.usage)]" })
+        ([name.isEmpty ? program : name] + (operands.isEmpty ? [] : [operands]) + options.map { "[\($0.longUsage)]" })
             .joined(separator: " ")
     }
 
@@ -94,6 +98,23 @@ public struct Arguments {
             }
             if a == "--" { onlyPositional = true; continue }
             if a == "-h" { wantsHelp = true; continue }
+            // A declared short option: `-g VALUE` or `-gVALUE`.
+            if !a.hasPrefix("--"), a.count >= 2, let option = spec.options.first(where: { $0.short == a.dropFirst().first }) {
+                var value: String? = a.count > 2 ? String(a.dropFirst(2)) : nil
+                if option.value == nil {
+                    guard value == nil else { throw Failure(description: "\(program): -\(option.short!) takes no value") }
+                    flags.insert(option.name)
+                    continue
+                }
+                if value == nil {
+                    guard i < args.count else { throw Failure(description: "\(program): -\(option.short!) needs a value, \(option.value!) (see --help)") }
+                    value = args[i]
+                    i += 1
+                }
+                options[option.name] = value
+                allValues[option.name, default: []].append(value!)
+                continue
+            }
             guard a.hasPrefix("--") else {
                 // A short option: say which long one was meant.
                 let letter = a.dropFirst().prefix(1)

@@ -18,6 +18,82 @@ public struct BindingsError: Error, CustomStringConvertible {
 public struct Bindings {
     public var commands: [(key: String, argv: [String])]
 
+    /// Bindings given on the command line as lisgd's are: `-g 'swipeLeft=playerctl next'`, a name (or
+    /// "name:state"), `=`, and a command split into words as a shell would (quotes and backslashes), but
+    /// run without one.
+    public static func parse(gestures: [String]) throws -> Bindings {
+        var commands: [(String, [String])] = []
+        for g in gestures {
+            guard let eq = g.firstIndex(of: "="), eq != g.startIndex else {
+                throw BindingsError("-g \"\(g)\": expected NAME=COMMAND, such as -g 'swipeLeft=playerctl next'")
+            }
+            let key = String(g[..<eq])
+            let argv: [String]
+            do { argv = try words(String(g[g.index(after: eq)...])) } catch let e as BindingsError {
+                throw BindingsError("-g \"\(g)\": \(e.description)")
+            }
+            guard !argv.isEmpty else { throw BindingsError("-g \"\(g)\": no command after \"=\"") }
+            try checkState(key, where: "-g \"\(g)\"")
+            commands.append((key, argv))
+        }
+        return Bindings(commands: commands)
+    }
+
+    /// A command line split into words: blanks separate, '…' and "…" quote, \\ escapes (in "…" too).
+    static func words(_ text: String) throws -> [String] {
+        var out: [String] = [], word = "", inWord = false
+        var quote: Character?
+        var escaped = false
+        for c in text {
+            if escaped { word.append(c); escaped = false; inWord = true; continue }
+            if let q = quote {
+                if c == q { quote = nil } else if c == "\\" && q == "\"" { escaped = true } else { word.append(c) }
+                continue
+            }
+            switch c {
+            case " ", "\t":
+                if inWord { out.append(word); word = ""; inWord = false }
+            case "'", "\"": quote = c; inWord = true
+            case "\\": escaped = true
+            default: word.append(c); inWord = true
+            }
+        }
+        guard quote == nil else { throw BindingsError("a quote (\(quote!)) that never closes") }
+        guard !escaped else { throw BindingsError("a backslash at the end") }
+        if inWord { out.append(word) }
+        return out
+    }
+
+    /// A "name:state" key's state must be one its kind has.
+    static func checkState(_ key: String, where place: String) throws {
+        guard let colon = key.firstIndex(of: ":") else { return }
+        let state = String(key[key.index(after: colon)...])
+        let states = pencilKeys.contains(String(key[..<colon])) ? ["pressed", "released"]
+                                                               : ["recognized", "began", "changed", "ended", "cancelled"]
+        guard states.contains(state) else {
+            let hint = SceneReader.closest(state, in: states).map { " (did you mean \"\($0)\"?)" } ?? ""
+            throw BindingsError("\(place): unknown state \"\(state)\"\(hint); one of \(states.joined(separator: ", "))")
+        }
+    }
+
+    /// The programs that are not on the PATH (or, named with a slash, not an executable file): each
+    /// with the key it is bound to.
+    public func missingPrograms(path: String? = getenv("PATH").map { String(cString: $0) }) -> [(key: String, program: String)] {
+        let dirs = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
+        var missing: [(String, String)] = []
+        var checked: [String: Bool] = [:]
+        for (key, argv) in commands {
+            let program = argv[0]
+            let found = checked[program] ?? {
+                if program.contains("/") { return access(program, X_OK) == 0 }
+                return dirs.contains { access(($0.isEmpty ? "." : $0) + "/" + program, X_OK) == 0 }
+            }()
+            checked[program] = found
+            if !found { missing.append((key, program)) }
+        }
+        return missing
+    }
+
     public static func parse(_ text: String, file: String) throws -> Bindings {
         let json: JSON
         do { json = try JSONParser.parse(text) } catch let e as JSONSyntaxError {
@@ -32,14 +108,7 @@ public struct Bindings {
                   case let argv = array.compactMap(\.stringValue), argv.count == array.count else {
                 throw BindingsError("\(file): \(key): must be a non-empty array of strings (the program and its arguments; no shell)")
             }
-            if let colon = key.firstIndex(of: ":") {
-                let state = String(key[key.index(after: colon)...])
-                let states = pencilKeys.contains(String(key[..<colon])) ? ["pressed", "released"]
-                                                                       : ["recognized", "began", "changed", "ended", "cancelled"]
-                guard states.contains(state) else {
-                    throw BindingsError("\(file): \(key): unknown state \"\(state)\"; one of \(states.joined(separator: ", "))")
-                }
-            }
+            try checkState(key, where: "\(file): \(key)")
             commands.append((key, argv))
         }
         return Bindings(commands: commands)
@@ -139,16 +208,34 @@ extension Ctl {
     /// SIGINT ends it. Commands are reaped as they exit (SIGCHLD), so a failure is logged when it
     /// happens and no child is left a zombie. Each time the daemon's scene changes (the scene topic),
     /// bound names it lacks are logged, with the nearest name.
-    static let bind = Command("bind", operands: "FILE",
-        "run a command per gesture: FILE maps a recognizer name (or \"name:state\") to an argv,\ne.g. {\"doubleTap\": [\"xdotool\", \"key\", \"F11\"]}; names the daemon's scene lacks are\nlogged; reconnects when the daemon restarts", options: [
+    static let bind = Command("bind", operands: "[FILE]",
+        "run a command per gesture: FILE maps a recognizer name (or \"name:state\") to an argv,\ne.g. {\"doubleTap\": [\"xdotool\", \"key\", \"F11\"]}, and -g binds one on the command line;\nnames the daemon's scene lacks are logged; reconnects when the daemon restarts", options: [
+        .option("gesture", "NAME=COMMAND", "bind one gesture without a file, as lisgd's -g: -g 'swipeLeft=playerctl next'\n(repeatable; the command is split into words as a shell would, and run without one)", short: "g"),
+        .flag("allow-missing", "start even when a bound program is not on the PATH (it is logged when it fails)"),
         socketOption,
         .option("scene", "FILE", "check the names against this scene file first: names it lacks are errors"),
     ]) { a in
-        try a.expect(1, "one bindings file")
-        let file = a.positional[0]
-        let bindings = try Bindings.parse(try Files.readText(file), file: file)
+        let gestures = a.values("gesture")
+        guard a.positional.count == 1 || (a.positional.isEmpty && !gestures.isEmpty) else {
+            throw Arguments.Failure(description: a.positional.isEmpty
+                ? "touchbridgectl bind: name a bindings file, or bind gestures with -g NAME=COMMAND (see --help)"
+                : "touchbridgectl bind: one bindings file, not \(a.positional.count)")
+        }
+        let file = a.positional.first ?? "-g"
+        var bindings = try Bindings.parse(gestures: gestures)
+        if let path = a.positional.first {
+            bindings.commands = try Bindings.parse(try Files.readText(path), file: path).commands + bindings.commands
+        }
         if let scenePath = a["scene"] { try bindings.check(against: try Scene.load(path: scenePath), file: file) }
+        // Every program is looked up before the first gesture, not on each one.
+        let missing = bindings.missingPrograms()
+        if !missing.isEmpty && !a.has("allow-missing") {
+            let list = missing.map { "\"\($0.program)\" (for \($0.key))" }.joined(separator: ", ")
+            throw BindingsError("\(file): not on the PATH: \(list); install \(missing.count == 1 ? "it" : "them") (examples/bindings.json needs "
+                                + "Debian's libnotify-bin, playerctl and wvkbd), or start anyway with --allow-missing")
+        }
         let log = Logger(program: "touchbridgectl bind")
+        for m in missing { log.warning("\(file): \"\(m.program)\" (for \(m.key)) is not on the PATH: it will fail until it is installed") }
         let path = try socketPath(a)
         let signals = try SignalReceiver([SIGCHLD, SIGTERM, SIGINT])
         var running: [pid_t: String] = [:]
@@ -162,6 +249,7 @@ extension Ctl {
                 client = try SocketClient(path: path)
                 try client.subscribe(["gestures", "scene"] + (bindings.bindsWake ? ["devices"] : []))
                 if attempt > 0 { log.info("connected to \(path) again") }
+                FileHandleStandardError.write("touchbridgectl bind: connected, \(counted(bindings.commands.count, "binding")) (\(path))")
                 attempt = 0
                 wait = 0.5
             } catch {

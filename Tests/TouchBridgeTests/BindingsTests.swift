@@ -1,0 +1,34 @@
+import Testing
+import TouchInput
+@testable import TouchBridge
+
+/// `touchbridgectl bind`'s bindings: a file's, and lisgd-style `-g NAME=COMMAND` ones.
+@Suite("Bindings: files, -g one-liners, programs looked up at start")
+struct BindingsTests {
+    @Test("A -g command is split into words as a shell would: blanks, quotes, backslashes")
+    func words() throws {
+        #expect(try Bindings.words("playerctl next") == ["playerctl", "next"])
+        #expect(try Bindings.words(#"notify-send "two words" 'it''s' a\ b"#) == ["notify-send", "two words", "its", "a b"])
+        #expect(try Bindings.words(#"sh -c "echo \"q\" \$HOME""#) == ["sh", "-c", #"echo "q" $HOME"#])
+        #expect(try Bindings.words(#"x "" y"#) == ["x", "", "y"])
+        #expect(throws: BindingsError.self) { try Bindings.words("echo 'open") }
+    }
+
+    @Test("-g NAME=COMMAND and name:state, checked as a file's are")
+    func gestures() throws {
+        let b = try Bindings.parse(gestures: ["swipeLeft=playerctl next", "pan:began=notify-send 'pan: on'", "x=a=b"])
+        #expect(b.commands.map(\.key) == ["swipeLeft", "pan:began", "x"])
+        #expect(b.commands.map(\.argv) == [["playerctl", "next"], ["notify-send", "pan: on"], ["a=b"]])
+        #expect(b.matches(recognizer: "swipeLeft", state: "recognized") == [["playerctl", "next"]])
+        #expect(throws: BindingsError.self) { try Bindings.parse(gestures: ["pan:begun=true"]) }
+        #expect(throws: BindingsError.self) { try Bindings.parse(gestures: ["nothing"]) }
+    }
+
+    @Test("Programs not on the PATH are found at start, each once with its binding")
+    func missing() throws {
+        let b = try Bindings.parse(gestures: ["a=sh -c true", "b=no-such-program-here x", "c=no-such-program-here", "d=/bin/sh", "e=/no/such"])
+        let missing = b.missingPrograms(path: "/usr/bin:/bin")
+        #expect(missing.map(\.key) == ["b", "c", "e"])
+        #expect(missing.map(\.program) == ["no-such-program-here", "no-such-program-here", "/no/such"])
+    }
+}
