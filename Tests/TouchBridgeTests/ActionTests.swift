@@ -82,6 +82,11 @@ struct ActionTests {
         }
         #expect(message("ctrl+Lefft").contains(#"unknown key "Lefft" (did you mean "Left"?)"#))
         #expect(message("page_up").contains(#"(did you mean "Page_Up"?)"#))
+        // From the keysym names, without case or underscores: not the keysym "lf" for "Lft".
+        #expect(message("alt+Lft").contains(#"unknown key "Lft" (did you mean "Left"?)"#))
+        #expect(message("pageup").contains(#"(did you mean "Page_Up"?)"#))
+        #expect(message("PAGEDOWN").contains(#"(did you mean "Page_Down"?)"#))
+        #expect(message("Escpe").contains(#"(did you mean "Escape"?)"#))
         #expect(message("adiaeresis").contains(#"the keyboard layout "us" cannot type "adiaeresis""#))
         #expect(message("crtl+c").contains(#"unknown modifier "crtl" in "ctrl+c"#) || message("crtl+c").contains(#"(did you mean "ctrl"?)"#))
         #expect(message("ctrl++").contains(#"the + key is "plus""#))

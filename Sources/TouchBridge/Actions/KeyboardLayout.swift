@@ -248,21 +248,31 @@ public final class KeyboardLayout: @unchecked Sendable {
         libevdev_event_code_get_name(UInt32(EV_KEY), UInt32(code)).map { String(cString: $0) } ?? "KEY_\(code)"
     }
 
-    /// The nearest known name to `name` (a keysym or a kernel key name), for a did-you-mean.
+    /// The nearest known name to `name` (a keysym or a kernel key name), for a did-you-mean. Names are
+    /// compared without case and underscores first ("pageup" is Page_Up, "lft" is one letter from Left),
+    /// then by the case of their letters ("Lft" is nearer "Left" than the keysym "lf"), then the shorter.
     public static func closestName(to name: String) -> String? {
-        let lower = name.lowercased()
-        if let same = allNames.first(where: { $0.lowercased() == lower }) { return same }
-        // Words capitalized ("page_up" → "Page_Up"), then any spelling xkb knows regardless of case
-        // (which it names by its canonical name: "Prior" for Page_Up).
-        let titled = lower.split(separator: "_", omittingEmptySubsequences: false).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "_")
-        if keysym(named: titled) != nil { return titled }
+        func folded(_ s: String) -> String { String(s.lowercased().filter { $0 != "_" }) }
+        let target = folded(name)
+        let candidates = aliases + allNames
+        if let same = candidates.first(where: { folded($0) == target }) { return same }
+        // Any spelling xkb knows regardless of case, by its canonical name.
         let k = xkb_keysym_from_name(name, XKB_KEYSYM_CASE_INSENSITIVE)
         if k != 0, let n = keysymName(k) { return n }
-        // The nearest by edit distance; between equals, the shorter ("Left" before "leftt").
-        let best = allNames.map { ($0, SceneReader.editDistance(name, $0)) }.min { ($0.1, $0.0.count) < ($1.1, $1.0.count) }
-        guard let best, best.1 <= max(2, name.count / 3) else { return nil }
+        // Between equals, the one whose letters' case agrees most with what was written, then the shorter.
+        func caseMisses(_ candidate: String) -> Int {
+            zip(name, candidate).filter { $0.isUppercase != $1.isUppercase }.count
+        }
+        let best = candidates.map { ($0, SceneReader.editDistance(target, folded($0)), caseMisses($0)) }
+            .min { ($0.1, $0.2, $0.0.count) < ($1.1, $1.2, $1.0.count) }
+        guard let best, best.1 <= max(1, target.count / 3) else { return nil }
         return best.0
     }
+
+    /// Names people write that xkb knows under another canonical one (Page_Up is "Prior"): offered
+    /// first, as they are written in most documentation.
+    private static let aliases = ["Page_Up", "Page_Down", "KP_Page_Up", "KP_Page_Down", "Escape", "Return", "BackSpace", "Delete",
+                                  "Left", "Right", "Up", "Down", "Home", "End", "Insert", "Tab", "space", "Print", "Menu"]
 
     private static func keysymName(_ k: UInt32) -> String? {
         var buf = [CChar](repeating: 0, count: 64)
