@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TouchBridge
 import TouchBridgeFuzzing
 import TouchInput
 
@@ -35,6 +36,17 @@ struct FuzzRegressionTests {
         let recording = try Recording.parse(text, file: "fuzz", description: .panel(name: "protocol B"))
         #expect(recording.device.absInfo[AbsCode.mtSlot]?.maximum == 27_760_000)
         #expect(recording.device.touchProtocol == .slots(count: DeviceDescription.maximumSlots))
+    }
+
+    @Test("A rotation of 10^67 is refused, not converted to an Int (the mqtt and client-line targets trapped)")
+    func hugeRotation() {
+        do throws(ClientCommand.Refusal) {
+            _ = try ClientCommand.parse(Array(#"{"set":{"device":0,"rotation":9222222222222222222222222222222222222222}}"#.utf8))
+            Issue.record("taken")
+        } catch {
+            #expect(error.message.hasPrefix("set.rotation: must be 0, 90, 180 or 270"))
+        }
+        #expect(JSON.number(1e300).intValue == nil && JSON.number(-3).intValue == -3 && JSON.number(2.5).intValue == nil)
     }
 
     static func files(in dir: String) -> [String] {

@@ -284,8 +284,8 @@ extension Ctl {
                             run(named, line: line, bindings: bindings, running: &running, log: log)
                         case "pencil":
                             // A barrel button: bound as "pencil1"/"pencil2", its state "pressed" or "released".
-                            guard case .object(var members) = json, let b = json["button"]?.numberValue else { break }
-                            members.append(("recognizer", .string("pencil\(Int(b))")))
+                            guard case .object(var members) = json, let b = json["button"]?.intValue else { break }
+                            members.append(("recognizer", .string("pencil\(b)")))
                             run(.object(members), line: line, bindings: bindings, running: &running, log: log)
                         case "scene":
                             let unknown = bindings.unknownNames(in: Bindings.recognizerNames(ofSceneLine: json), source: "the daemon's scene")

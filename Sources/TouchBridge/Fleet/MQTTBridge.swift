@@ -145,9 +145,9 @@ public final class MQTTBridge {
         guard let json = try? JSONParser.parse(String(decoding: bytes, as: UTF8.self)) else { return }
         switch json["event"]?.stringValue {
         case "activity":
-            guard let d = json["device"]?.numberValue, let on = json["touching"]?.boolValue else { return }
+            guard let d = json["device"]?.intValue, let on = json["touching"]?.boolValue else { return }
             let wasTouching = !touching.isEmpty
-            if on { touching.insert("\(Int(d))") } else { touching.remove("\(Int(d))") }
+            if on { touching.insert("\(d)") } else { touching.remove("\(d)") }
             if wasTouching != !touching.isEmpty { publishActivity() }
         case "device":
             device(json)
@@ -241,7 +241,7 @@ public final class MQTTBridge {
     }
 
     private func device(_ json: JSON) {
-        guard let index = json["device"]?.numberValue.map({ Int($0) }), let action = json["action"]?.stringValue else { return }
+        guard let index = json["device"]?.intValue, let action = json["action"]?.stringValue else { return }
         devices.removeAll { $0.index == index }
         if action != "removed" { devices.append((index, json)) }
         if config.topics.contains("devices") { publishDevices() }

@@ -233,7 +233,7 @@ public enum ClientCommand: Equatable, Sendable {
                         throw Refusal(message: "set.device: must be a device index (the \"device\" of touch lines), a device name or shell pattern (\"N-Trig*\"), or \"*\" for every device")
                     }
                 case "rotation":
-                    guard let n = v.numberValue, let r = CoordinateMapping.Rotation(rawValue: Int(n)), Double(r.rawValue) == n else {
+                    guard let n = v.intValue, let r = CoordinateMapping.Rotation(rawValue: n) else {
                         throw Refusal(message: "set.rotation: must be 0, 90, 180 or 270 (degrees clockwise)")
                     }
                     change.rotation = r

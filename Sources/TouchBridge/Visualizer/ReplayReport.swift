@@ -55,8 +55,8 @@ public struct ReplayReport {
                 viewNames.append(name)
             }
         }
-        let device = json["device"]?.numberValue.map { String(Int($0)) } ?? "null"
-        let taps = Int(json["tapCount"]?.numberValue ?? 0)
+        let device = json["device"]?.intValue.map { String($0) } ?? "null"
+        let taps = json["tapCount"]?.intValue ?? 0
         var w = JSONWriter(capacity: 32)
         w.number(rebased(time))
         let t = String(decoding: w.bytes, as: UTF8.self)

@@ -29,6 +29,12 @@ public indirect enum JSON: Equatable, Sendable {
 
     public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
     public var numberValue: Double? { if case .number(let n) = self { n } else { nil } }
+    /// A whole number that fits an Int (|n| < 10^15); nil for any other value: converting a peer's
+    /// 1e300 with Int(_:) would trap.
+    public var intValue: Int? {
+        guard case .number(let n) = self, n == n.rounded(), abs(n) < 1e15 else { return nil }
+        return Int(n)
+    }
     public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
     public var arrayValue: [JSON]? { if case .array(let a) = self { a } else { nil } }
     public var objectValue: [(String, JSON)]? { if case .object(let o) = self { o } else { nil } }
