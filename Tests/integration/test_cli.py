@@ -64,6 +64,25 @@ class HelpTests(unittest.TestCase):
         self.assertEqual(out.returncode, 0)
         self.assertTrue(out.stdout.startswith("usage: touchbridged"))
 
+    def test_messages_name_the_remedy(self):
+        # A socket path in a directory that does not exist: a mistyped path, named as one.
+        out = run(CTL, "listen", "--socket", "/tmp/tb-no-such-dir/x.sock")
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("there is no directory /tmp/tb-no-such-dir: is the path right?", out.stderr)
+        self.assertNotIn("not running", out.stderr)
+        out = run(DAEMON, "--no-devices", "--socket", "/tmp/tb-no-such-dir/deeper/x.sock")
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("create it with mkdir -p /tmp/tb-no-such-dir/deeper, or choose another place with --socket PATH", out.stderr)
+        # No MQTT configuration: where one is, and the option.
+        out = run(CTL, "mqtt", "--config", "/tmp/tb-no-such-mqtt.json")
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("pass --config FILE; an example is /usr/share/doc/touchbridge/examples/mqtt.json", out.stderr)
+        # Sub-arguments get a did-you-mean.
+        out = run(CTL, "set", "rotate", "90")
+        self.assertIn('did you mean "set rotation"?', out.stderr)
+        out = run(CTL, "set", "display", "of")
+        self.assertIn('did you mean "off"?', out.stderr)
+
     def test_unknown_commands_and_options_say_what_was_meant(self):
         out = run(CTL, "lisen")
         self.assertEqual(out.returncode, 2)

@@ -478,6 +478,26 @@ class MQTTTests(TestCase):
         self.assertEqual([l for l in c.lines_seen if l["event"] == "scene"], [])      # nothing changed after the replay
         self.assertIsNotNone(scene)
 
+    def test_bad_json_on_the_command_topic_gets_the_topics_own_syntax(self):
+        broker, d, config, results = self.anonymous_setup()
+        self.anonymous_pub(broker, "not json at all")
+        self.assertTrue(wait_for(lambda: results(), timeout=10))
+        said = results()[0]["message"]
+        self.assertIn("the command topic takes one set command a message, such as", said)
+        self.assertNotIn("subscribe", said)                            # the socket's advice is not this topic's
+
+    def test_a_broker_that_is_down_is_named_at_every_attempt_with_the_remedy(self):
+        tmp = self.tempdir()
+        d = self.daemon("--no-devices")
+        path = os.path.join(tmp, "mqtt.json")
+        with open(path, "w") as f:
+            json.dump({"broker": "mqtt://127.0.0.1:{}".format(free_port()), "prefix": PREFIX}, f)
+        b = self.bridge(path, d.socket)
+        self.assertTrue(wait_for(lambda: self.bridge_log(path).count("systemctl status mosquitto") >= 2, timeout=15), self.bridge_log(path))
+        self.assertIn("Connection refused (is the broker running there? systemctl status mosquitto; or correct \"broker\" in " + path,
+                      self.bridge_log(path))
+        b.terminate()
+
     def test_a_recognizer_named_like_json_gets_discovery_that_names_exactly_it(self):
         tmp = self.tempdir()
         broker = Broker(tmp)

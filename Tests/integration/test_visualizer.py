@@ -213,6 +213,19 @@ class VisualizerTests(TestCase):
         _, err = vis.communicate(timeout=10)
         self.assertIn('refused a request for host "attacker.example"', err)
 
+    def test_the_page_says_how_to_start_a_daemon_that_is_not_there(self):
+        port = free_port()
+        vis = subprocess.Popen([CTL, "visualize", "--no-token", "--socket", os.path.join(self.tempdir(), "none.sock"),
+                                "--listen", "127.0.0.1:{}".format(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: (vis.terminate(), vis.wait(10)))
+        vis.stdout.readline()
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall("GET /events HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n".format(port).encode())
+            data = b""
+            while b"data: the daemon" not in data or not data.endswith(b"\n\n"):
+                data += s.recv(4096)
+        self.assertIn(b"data: the daemon is not answering: start it (systemctl start touchbridged, or make run)", data)
+
     def test_no_token_serves_anyone_here_and_says_so(self):
         d = self.daemon("--no-devices")
         vis, port, url, token = self.visualize(d, "--no-token")

@@ -304,6 +304,12 @@ public final class MQTTBridge {
         guard !payload.contains(0x0a) else { return .failure(.init(message: "one command a message, without a newline")) }
         let command: ClientCommand?
         do throws(ClientCommand.Refusal) { command = try ClientCommand.parse(payload) } catch {
+            // The socket's advice (send a subscribe) is not this topic's: say what it takes.
+            if error.message.hasPrefix("not JSON") || error.message.hasPrefix("expected a command") || error.message.hasPrefix("unknown command") {
+                let what = error.message.prefix { $0 != ";" }
+                return .failure(.init(message: "\(what); the command topic takes one set command a message, such as "
+                                      + #"{"set":{"recognizers":["doubleTap"],"enabled":false}} or {"set":{"display":"off"}}"#))
+            }
             return .failure(error)
         }
         guard let command else { return .success(nil) }

@@ -63,7 +63,8 @@ public struct MQTTConfig: Equatable, Sendable {
     public static func load(path: String) throws -> MQTTConfig {
         let text: String
         do { text = try Files.readText(path) } catch {
-            throw SceneError(file: path, line: nil, path: "", message: "cannot read the configuration: \(error)")
+            throw SceneError(file: path, line: nil, path: "", message: "cannot read the configuration: \(error) "
+                + "(pass --config FILE; an example is /usr/share/doc/touchbridge/examples/mqtt.json, examples/mqtt.json in the source)")
         }
         return try parse(text, file: path)
     }

@@ -238,20 +238,29 @@ final class MQTTConnection {
             if monotonicNow() >= at {
                 log.info("connecting to \(config.scheme.rawValue)://\(config.host):\(config.port) again")
                 let rc = mosquitto_reconnect_async(mosq)
-                if rc == MOSQ_ERR_SUCCESS.rawValue { state = .connecting; watch() } else { lost("cannot connect: \(reason(rc))") }
+                if rc == MOSQ_ERR_SUCCESS.rawValue { state = .connecting; watch() } else {
+                    // Said at every attempt (the backoff bounds them), with why: not only "again".
+                    lost("cannot connect to \(config.scheme.rawValue)://\(config.host):\(config.port): \(reason(rc))", always: true)
+                }
             }
         }
     }
 
-    private func lost(_ why: String) {
+    private func lost(_ why: String, always: Bool = false) {
         unwatch()
         let retry = backoff.next()
-        if case .disconnected = state {} else { log.warning("\(why); trying again in \(retry) s") }
+        if case .disconnected = state, !always {} else { log.warning("\(why); trying again in \(retry) s") }
         state = .disconnected(retryAt: monotonicNow() + retry)
     }
 
     private func reason(_ rc: Int32) -> String {
-        if rc == MOSQ_ERR_ERRNO.rawValue { return "\(Errno.current)" }
+        if rc == MOSQ_ERR_ERRNO.rawValue {
+            let e = Errno.current
+            if e == .connectionRefused {
+                return "\(e) (is the broker running there? systemctl status mosquitto; or correct \"broker\" in \(config.file ?? "the configuration"))"
+            }
+            return "\(e)"
+        }
         return String(cString: mosquitto_strerror(rc))
     }
 }

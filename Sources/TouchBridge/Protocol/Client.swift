@@ -14,6 +14,10 @@ public final class SocketClient {
             fd = try UnixSocket.connect(to: try UnixSocketAddress(path))
         } catch {
             switch error.errno {
+            case .noSuchFile where !SocketClient.directoryExists(of: path):
+                // A mistyped path, more often than a daemon that is not running.
+                throw SocketError("\(path): there is no directory \(SocketClient.directory(of: path)): is the path right? "
+                                  + "(the default is \(SocketServer.defaultPath() ?? "/run/touchbridge/touchbridge.sock"); --socket PATH names another)")
             case .noSuchFile, .connectionRefused:
                 throw SocketError("\(path): touchbridged is not running there (start it: systemctl start touchbridged, or `make run`; or pass --socket PATH)")
             case .accessDenied, .notPermitted:
@@ -28,6 +32,17 @@ public final class SocketClient {
     }
 
     deinit { fd.close() }
+
+    /// The directory of a socket path ("." for a bare name).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func directoryExists(of path: String) -> Bool {
+        var st = stat()
+        return stat(directory(of: path), &st) == 0 && st.st_mode & S_IFMT == S_IFDIR
+    }
 
     /// `{"subscribe":[…]}`: the topics whose lines this client gets (`ClientCommand.topicNames`).
     public func subscribe(_ topics: [String]) throws {

@@ -140,7 +140,11 @@ struct SceneReader {
             return prefixed
         }
         let best = allowed.map { ($0, editDistance(key, $0)) }.min { $0.1 < $1.1 }
-        guard let best, best.1 <= max(2, key.count / 3) else { return nil }
-        return best.0
+        if let best, best.1 <= max(2, key.count / 3) { return best.0 }
+        // A word begun the same way, for most of its letters ("rotate" for "rotation").
+        func shared(_ a: String, _ b: String) -> Int { zip(a.lowercased(), b.lowercased()).prefix { $0 == $1 }.count }
+        let begun = allowed.map { ($0, shared(key, $0)) }.max { $0.1 < $1.1 }
+        if let begun, begun.1 >= 4, begun.1 * 3 >= key.count * 2 { return begun.0 }
+        return nil
     }
 }

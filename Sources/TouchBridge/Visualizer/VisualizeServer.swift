@@ -158,7 +158,7 @@ public final class VisualizeServer {
             deviceLines = []
             log.warning("the daemon closed the connection; connecting again every second")
             toldWaiting = true
-            status("the daemon went away")
+            status("the daemon went away; connecting again every second (systemctl status touchbridged says why)")
             retry.arm(at: monotonicNow() + 1)
         }
     }
@@ -276,7 +276,7 @@ public final class VisualizeServer {
             peer.isStream = true
             var start = Array(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
                                + "Connection: keep-alive\r\nX-Content-Type-Options: nosniff\r\n\r\nretry: 1000\n\n").utf8)
-            start += Array("event: status\ndata: \(daemon == nil ? "the daemon is not answering" : "connected")\n\n".utf8)
+            start += Array("event: status\ndata: \(daemon == nil ? "the daemon is not answering: start it (systemctl start touchbridged, or make run)" : "connected")\n\n".utf8)
             for l in [sceneLine].compactMap({ $0 }) + deviceLines.flatMap({ [$0.added] + ($0.changed.map { [$0] } ?? []) }) { start += Array("data: ".utf8) + l + [0x0a, 0x0a] }
             enqueue(peer, start)
             flush(peer)

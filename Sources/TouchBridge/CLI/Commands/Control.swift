@@ -40,7 +40,8 @@ extension Ctl {
         try a.expect(1, "off or on")
         let state = a.positional[0]
         guard state == "off" || state == "on" else {
-            throw Arguments.Failure(description: "touchbridgectl set display: takes off or on, not \"\(state)\"")
+            let hint = SceneReader.closest(state, in: ["off", "on"]).map { " (did you mean \"\($0)\"?)" } ?? ""
+            throw Arguments.Failure(description: "touchbridgectl set display: takes off or on, not \"\(state)\"\(hint)")
         }
         return try command(a, Array(#"{"set":{"display":"\#(state)"}}"#.utf8))
     }

@@ -61,7 +61,10 @@ struct SocketListener {
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
             let dir = String(path[..<slash])
             if access(dir, F_OK) != 0 && mkdir(dir, 0o755) != 0 {
-                throw SocketError("\(dir): cannot create the socket's directory: \(Errno.current)")
+                let e = Errno.current
+                throw SocketError("\(dir): cannot create the socket's directory: \(e)"
+                    + (e == .noSuchFile ? " (its parent does not exist either: create it with mkdir -p \(dir), or choose another place with --socket PATH)"
+                       : " (create it, or choose another place with --socket PATH)"))
             }
         }
         // A socket file left by a daemon that died is removed; one a live daemon answers on is not, and
