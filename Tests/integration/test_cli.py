@@ -83,6 +83,29 @@ class HelpTests(unittest.TestCase):
         out = run(CTL, "set", "display", "of")
         self.assertIn('did you mean "off"?', out.stderr)
 
+    def test_scene_check_client_checks_what_scene_push_sends(self):
+        out = run(CTL, "scene", "check", "--client", os.path.join(ROOT, "examples", "kiosk-overlay.json"))
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn('ok: client scene "overlay", 1 view, 2 recognizers', out.stdout)
+        # A full scene file: every key to drop is named, and where the file belongs.
+        kiosk = os.path.join(ROOT, "scenes", "kiosk.json")
+        out = run(CTL, "scene", "check", "--client", kiosk)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn('a client scene has only "views" (and a "name"): drop "window", "devices"', out.stderr)
+        out = run(CTL, "scene", "push", kiosk, "--socket", "/tmp/tb-none.sock")
+        self.assertEqual(out.returncode, 1)
+        self.assertIn('drop "window", "devices"', out.stderr)
+        # Errors inside the views name the file, the line and the path.
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp, True)
+        bad = os.path.join(tmp, "bad.json")
+        with open(bad, "w") as f:
+            f.write('{"views": [\n {"name": "v", "frame": [0, 0, 10, 10],\n  "recognizers": [{"name": "t", "type": "tapp"}]}]}\n')
+        out = run(CTL, "scene", "check", "--client", bad)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn(bad + ":3: views[0].recognizers[0].type", out.stderr)
+        self.assertIn('did you mean "tap"', out.stderr)
+
     def test_unknown_commands_and_options_say_what_was_meant(self):
         out = run(CTL, "lisen")
         self.assertEqual(out.returncode, 2)
@@ -191,7 +214,7 @@ class MessageTests(unittest.TestCase):
                 json.dump({key: value, "views": []}, f)
             out = run(CTL, "scene", "push", scene, "--socket", os.path.join(self.tmp, "none"))
             self.assertEqual(out.returncode, 1)
-            self.assertIn('"{}": a client scene has only "views"'.format(key), out.stderr)
+            self.assertIn('a client scene has only "views" (and a "name"): drop "{}"'.format(key), out.stderr)
 
 
 class ReplayChoiceTests(unittest.TestCase):

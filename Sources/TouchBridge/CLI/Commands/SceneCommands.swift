@@ -1,9 +1,21 @@
 import TouchInput
 
 extension Ctl {
-    static let sceneCheck = Command("scene check", operands: "FILE", "validate a scene file: every error names the file, the line, the JSON path and\nwhat is wrong") { a in
+    static let sceneCheck = Command("scene check", operands: "FILE", "validate a scene file: every error names the file, the line, the JSON path and\nwhat is wrong", options: [
+        .flag("client", "check a client scene (views, and a name) as scene push sends it"),
+    ]) { a in
         try a.expect(1, "the scene file")
         let path = a.positional[0]
+        if a.has("client") {
+            do {
+                let (name, views, built) = try ClientSceneFile.check(path)
+                print(Terminal.oneLine("\(path): ok: client scene \"\(name)\", \(counted(views, "view")), \(counted(built, "recognizer"))"))
+                return 0
+            } catch {
+                FileHandleStandardError.write("\(error)\n")
+                return 1
+            }
+        }
         do {
             let s = try Scene.load(path: path)
             for w in s.warnings { FileHandleStandardError.write("warning: \(w)\n") }
@@ -33,19 +45,9 @@ extension Ctl {
     ]) { a in
         try a.expect(1, "one scene file")
         let file = a.positional[0]
-        var parser = JSONParser(try Files.readText(file))
-        let json: JSON
-        do { json = try parser.parse() } catch let e as JSONSyntaxError {
-            throw SceneError(file: file, line: e.line, path: "", message: "column \(e.column): \(e.message)")
-        }
-        guard let members = json.objectValue else { throw SceneError(file: file, line: nil, path: "", message: "must be an object with \"views\"") }
-        // The daemon's own scene chooses the window and the devices; a client scene brings views only.
-        for (k, _) in members where k != "views" && k != "name" {
-            throw SceneError(file: file, line: nil, path: "", message: "\"\(k)\": a client scene has only \"views\" (and a \"name\"); the daemon's scene file chooses the window and the devices: remove \"\(k)\"")
-        }
-        guard let views = json["views"], views.arrayValue != nil else { throw SceneError(file: file, line: nil, path: "", message: "missing \"views\": [...]") }
-        var name = a["name"] ?? json["name"]?.stringValue ?? Files.baseName(file)
-        if a["name"] == nil, json["name"] == nil, let dot = name.lastIndex(of: ".") { name = String(name[..<dot]) }
+        let (fileName, views) = try ClientSceneFile.read(file)
+        var name = a["name"] ?? fileName ?? Files.baseName(file)
+        if a["name"] == nil, fileName == nil, let dot = name.lastIndex(of: ".") { name = String(name[..<dot]) }
         var w = JSONWriter(capacity: 4096)
         w.beginObject(); w.key("scene"); w.beginObject()
         w.key("name"); w.string(name)
@@ -83,4 +85,50 @@ extension Ctl {
 /// "1 view", "2 views".
 func count(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
     "\(n) \(n == 1 ? singular : plural ?? singular + "s")"
+}
+
+/// A client scene's file, as `scene push` sends it and `scene check --client` checks it: an object of
+/// "views" and, optionally, a "name". A full scene file's other keys are named, every one, with what to
+/// do: the daemon's own scene chooses the window and the devices.
+enum ClientSceneFile {
+    static func read(_ file: String) throws -> (name: String?, views: JSON) {
+        let (name, views, _) = try parse(file)
+        return (name, views)
+    }
+
+    static func parse(_ file: String) throws -> (name: String?, views: JSON, lines: [String: Int]) {
+        var parser = JSONParser(try Files.readText(file))
+        let json: JSON
+        do { json = try parser.parse() } catch let e as JSONSyntaxError {
+            throw SceneError(file: file, line: e.line, path: "", message: "column \(e.column): \(e.message)")
+        }
+        guard let members = json.objectValue else { throw SceneError(file: file, line: nil, path: "", message: "must be an object with \"views\"") }
+        let extra = members.map(\.0).filter { $0 != "views" && $0 != "name" }
+        if !extra.isEmpty {
+            let keys = extra.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw SceneError(file: file, line: nil, path: "", message: "a client scene has only \"views\" (and a \"name\"): drop \(keys); "
+                             + "the daemon's scene file chooses the window and the devices (this looks like a scene file: give it to touchbridged --scene)")
+        }
+        guard let views = json["views"], views.arrayValue != nil else { throw SceneError(file: file, line: nil, path: "", message: "missing \"views\": [...]") }
+        if let n = json["name"], n.stringValue == nil {
+            throw SceneError(file: file, line: parser.lines["name"], path: "name", message: "must be a string")
+        }
+        return (json["name"]?.stringValue, views, parser.lines)
+    }
+
+    /// Builds the views as the daemon would (in the US layout for keys: the daemon uses its scene's);
+    /// errors name the file, the line and the path. The name, the number of views and of recognizers.
+    static func check(_ file: String) throws -> (name: String, views: Int, recognizers: Int) {
+        let (name, views, lines) = try parse(file)
+        let sceneName = name ?? String(Files.baseName(file).split(separator: ".").first ?? "")
+        guard !sceneName.isEmpty, !sceneName.contains("/") else {
+            throw SceneError(file: file, line: lines["name"], path: "name", message: "must be non-empty and without \"/\" (it prefixes the scene's names)")
+        }
+        var builder = Scene.Builder(reader: SceneReader(file: file, lines: lines), keyboard: KeyboardNames())
+        let list = views.arrayValue ?? []
+        for (i, v) in list.enumerated() { _ = try builder.view(v, "views[\(i)]") }
+        try builder.link()
+        for w in builder.warnings { FileHandleStandardError.write("warning: \(w)") }
+        return (sceneName, list.count, builder.recognizers.count)
+    }
 }
