@@ -106,6 +106,16 @@ class HelpTests(unittest.TestCase):
         self.assertIn(bad + ":3: views[0].recognizers[0].type", out.stderr)
         self.assertIn('did you mean "tap"', out.stderr)
 
+    def test_doctor_without_a_daemon_says_so_with_the_remedy_and_fails(self):
+        out = run(CTL, "doctor", "--socket", "/tmp/tb-doctor-none.sock")
+        self.assertEqual(out.returncode, 1)
+        lines = out.stdout.splitlines()
+        self.assertTrue(lines[0].startswith("✗ the daemon's socket: /tmp/tb-doctor-none.sock: touchbridged is not running there (start it"), lines)
+        self.assertTrue(all(l[:2] in ("✓ ", "✗ ", "· ") for l in lines[:-1]), lines)
+        self.assertTrue(any(l.startswith("✓ keyboard layout") or l.startswith("✗ keyboard layout") for l in lines), lines)
+        self.assertTrue(any("/dev/uinput" in l for l in lines), lines)
+        self.assertRegex(lines[-1], r"^\d+ problems? above, each with its remedy$")
+
     def test_unknown_commands_and_options_say_what_was_meant(self):
         out = run(CTL, "lisen")
         self.assertEqual(out.returncode, 2)

@@ -498,6 +498,31 @@ class MQTTTests(TestCase):
                       self.bridge_log(path))
         b.terminate()
 
+    def test_doctor_with_a_daemon_and_a_broker(self):
+        tmp = self.tempdir()
+        broker = Broker(tmp, anonymous=True)
+        self.addCleanup(broker.stop)
+        d = self.daemon("--no-devices", "--replay", TAPS, "--replay-loop", "--replay-delay", "0.1")
+        up = os.path.join(tmp, "up.json")
+        down = os.path.join(tmp, "down.json")
+        with open(up, "w") as f:
+            json.dump({"broker": "mqtt://127.0.0.1:{}".format(broker.port), "prefix": PREFIX}, f)
+        with open(down, "w") as f:
+            json.dump({"broker": "mqtt://127.0.0.1:{}".format(free_port()), "prefix": PREFIX}, f)
+        time.sleep(0.5)
+        out = ctl("doctor", "--socket", d.socket, "--mqtt", up)
+        lines = out.stdout.splitlines()
+        self.assertIn("✓ the daemon's socket {}: touchbridged ".format(d.socket), out.stdout)
+        self.assertRegex(out.stdout, r"answers \(pid \d+, user root\), protocol 2")
+        self.assertIn('✓ device 0 of the daemon: "Atmel maXTouch Touchscreen", played from ' + TAPS, lines)
+        self.assertRegex(out.stdout, r"✓ the scene in use: window \d+×\d+ pt, 1 view, \d+ recognizers")
+        self.assertIn("✓ MQTT broker mqtt://127.0.0.1:{} accepts connections".format(broker.port), lines)
+        # Exit 0 only when everything needed is there: here /dev/uinput decides.
+        self.assertEqual(out.returncode, 1 if any(l.startswith("✗") for l in lines) else 0, out.stdout)
+        out = ctl("doctor", "--socket", d.socket, "--mqtt", down)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("Connection refused (is it running? systemctl status mosquitto)", out.stdout)
+
     def test_a_recognizer_named_like_json_gets_discovery_that_names_exactly_it(self):
         tmp = self.tempdir()
         broker = Broker(tmp)

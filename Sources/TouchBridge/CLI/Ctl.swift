@@ -21,7 +21,7 @@ public enum Ctl {
     /// ("scene check").
     static let commands: [Command] = [
         listen, devices, replay, visualize, setRotation, setDisplay, followRotation, mqtt, enable, disable,
-        scenePush, sceneCheck, sceneDefault, bind, udevMirrorProperties,
+        scenePush, sceneCheck, sceneDefault, bind, doctor, udevMirrorProperties,
     ]
 
     /// `--socket PATH`, shared by the commands that talk to the daemon.
