@@ -47,6 +47,9 @@ public enum Fuzz {
             let s: Scene
             do { s = try Scene.parse(text, file: "fuzz.json", passthrough: passthrough, systemKeyboard: KeyboardNames()) } catch {
                 check(!"\(error)".isEmpty, "a scene error without a message")
+                if let e = error as? SceneErrors {
+                    check(e.errors.count >= 2 && e.errors.count <= SceneErrors.limit, "\(e.errors.count) errors reported together")
+                }
                 continue
             }
             // A tap and a drag across the window, through every view and recognizer it reaches.

@@ -12,7 +12,7 @@ do {
         let daemon = try Daemon(options: options, log: log)
         exit(daemon.run())
     } catch {
-        log.error("\(error)")
+        for line in errorLines(error) { log.error(line) }
         exit(1)
     }
 } catch {

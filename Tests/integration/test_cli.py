@@ -106,6 +106,26 @@ class HelpTests(unittest.TestCase):
         self.assertIn(bad + ":3: views[0].recognizers[0].type", out.stderr)
         self.assertIn('did you mean "tap"', out.stderr)
 
+    def test_a_scene_with_two_mistakes_gets_both_at_once(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp, True)
+        path = os.path.join(tmp, "two.json")
+        with open(path, "w") as f:
+            f.write('{"window": {"width": 100, "height": 100},\n "views": [\n'
+                    '  {"name": "a", "frame": [0, 0, 10, 10], "recognizers": [{"name": "t", "type": "tapp"}]},\n'
+                    '  {"name": "b", "frame": [0, 0, 10, 10], "recognizers": [{"name": "k", "type": "tap", "action": {"keys": "alt+Lft"}}]}\n]}\n')
+        out = run(CTL, "scene", "check", path)
+        self.assertEqual(out.returncode, 1)
+        lines = out.stderr.splitlines()
+        self.assertEqual(len(lines), 3, out.stderr)
+        self.assertTrue(lines[0].startswith(path + ':3: views[0].recognizers[0].type: unknown recognizer type "tapp" (did you mean "tap"?)'))
+        self.assertTrue(lines[1].startswith(path + ':4: views[1].recognizers[0].action.keys: unknown key "Lft" (did you mean "Left"?)'))
+        self.assertEqual(lines[2], "2 errors in " + path)
+        # The daemon says both too, each a line of its log.
+        out = run(DAEMON, "--no-devices", "--socket", os.path.join(tmp, "s.sock"), "--scene", path)
+        self.assertEqual(out.returncode, 1)
+        self.assertEqual(len([l for l in out.stderr.splitlines() if path + ":" in l]), 2, out.stderr)
+
     def test_doctor_without_a_daemon_says_so_with_the_remedy_and_fails(self):
         out = run(CTL, "doctor", "--socket", "/tmp/tb-doctor-none.sock")
         self.assertEqual(out.returncode, 1)

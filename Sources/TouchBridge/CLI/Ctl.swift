@@ -64,7 +64,7 @@ public enum Ctl {
             FileHandleStandardError.write("\(e)\n")
             return 2
         } catch {
-            FileHandleStandardError.write("touchbridgectl: \(error)\n")
+            for line in errorLines(error) { FileHandleStandardError.write("touchbridgectl: \(line)") }
             return 1
         }
     }

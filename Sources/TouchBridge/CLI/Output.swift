@@ -38,6 +38,11 @@ public enum Terminal {
     }
 }
 
+/// An error as the lines it is told in: one for most, one a problem for a scene's several (SceneErrors).
+public func errorLines(_ error: Error) -> [String] {
+    (error as? SceneErrors)?.lines ?? ["\(error)"]
+}
+
 /// "1 view", "3 views": a count with its noun agreeing (nouns that take an s).
 public func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 

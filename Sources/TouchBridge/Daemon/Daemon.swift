@@ -409,7 +409,7 @@ public final class Daemon {
             startActionsIfWanted()
             log.info("SIGHUP: reloaded \(path): \(counted(scene.views.count, "view")), \(counted(scene.recognizers.count, "recognizer"))")
         } catch {
-            log.error("SIGHUP: keeping the old scene: \(error)")
+            for line in errorLines(error) { log.error("SIGHUP: keeping the old scene: \(line)") }
         }
         notifier.notify("READY=1")
         rearm()

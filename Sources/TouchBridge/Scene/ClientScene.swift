@@ -53,8 +53,13 @@ public final class ClientScene {
         do {
             for (i, v) in json.enumerated() { views.append(try builder.view(v, "scene.views[\(i)]")) }
             try builder.link()
+            try builder.finish()
         } catch let e as SceneError {
             throw ClientCommand.Refusal(message: "\(e.path): \(e.message)")
+        } catch let e as SceneErrors {
+            // One answer line: the first problem, and how many more there are.
+            let first = e.errors[0]
+            throw ClientCommand.Refusal(message: "\(first.path): \(first.message) (and \(counted(e.errors.count - 1, "more error")))")
         } catch {
             throw ClientCommand.Refusal(message: "scene: \(error)")
         }

@@ -111,23 +111,47 @@ public final class Scene {
             throw SceneError(file: file, line: e.line, path: "", message: "column \(e.column): \(e.message)")
         }
         let r = SceneReader(file: file, lines: parser.lines)
-        let top = try r.object(json, "", allowed: ["window", "devices", "views", "keyboard", "pencilButtons"])
+        // Every error it can, in one pass (SceneErrors): each part is read on past the one before it.
+        var errors: [SceneError] = []
+        func note(_ error: Error) throws {
+            guard let e = error as? SceneError else { throw error }
+            errors.append(e)
+            if errors.count >= SceneErrors.limit { throw SceneErrors(errors: errors, stoppedAtLimit: true) }
+        }
+        let allowedTop = ["window", "devices", "views", "keyboard", "pencilButtons"]
+        var top: [(String, JSON)]
+        do { top = try r.object(json, "", allowed: allowedTop) } catch {
+            guard let members = json.objectValue else { throw error }
+            try note(error)
+            for (k, _) in members where !allowedTop.contains(k) && errors.last?.path != k {
+                do { _ = try r.object(.object([(k, .null)]), "", allowed: allowedTop) } catch { try note(error) }
+            }
+            top = members.filter { allowedTop.contains($0.0) }
+        }
         func member(_ k: String) -> JSON? { top.first { $0.0 == k }?.1 }
 
-        guard let windowJSON = member("window") else { throw r.error("", "missing \"window\": {\"width\": W, \"height\": H}") }
-        let w = try r.object(windowJSON, "window", allowed: ["width", "height"])
-        func dimension(_ k: String) throws -> Double {
-            guard let v = w.first(where: { $0.0 == k })?.1 else { throw r.error("window", "missing \"\(k)\"") }
-            let n = try r.number(v, "window.\(k)")
-            guard n > 0 else { throw r.error("window.\(k)", "must be greater than 0, found \(n)") }
-            return n
-        }
-        let frame = Rect(x: 0, y: 0, width: try dimension("width"), height: try dimension("height"))
+        var frame = Rect(x: 0, y: 0, width: 1, height: 1)
+        do {
+            guard let windowJSON = member("window") else { throw r.error("", "missing \"window\": {\"width\": W, \"height\": H}") }
+            let w = try r.object(windowJSON, "window", allowed: ["width", "height"])
+            func dimension(_ k: String) throws -> Double {
+                guard let v = w.first(where: { $0.0 == k })?.1 else { throw r.error("window", "missing \"\(k)\"") }
+                let n = try r.number(v, "window.\(k)")
+                guard n > 0 else { throw r.error("window.\(k)", "must be greater than 0, found \(n)") }
+                return n
+            }
+            frame = Rect(x: 0, y: 0, width: try dimension("width"), height: try dimension("height"))
+        } catch { try note(error) }
 
         var devices: [DeviceConfig] = []
         if let d = member("devices") {
-            guard let list = d.arrayValue else { throw r.error("devices", "must be an array of device entries") }
-            for (i, entry) in list.enumerated() { devices.append(try parseDevice(entry, "devices[\(i)]", r)) }
+            if let list = d.arrayValue {
+                for (i, entry) in list.enumerated() {
+                    do { devices.append(try parseDevice(entry, "devices[\(i)]", r)) } catch { try note(error) }
+                }
+            } else {
+                try note(r.error("devices", "must be an array of device entries"))
+            }
         }
         if passthrough { for i in devices.indices { devices[i].passthrough = true } }
         // Only a scene some device may pass through pays for hearing what the views hear.
@@ -135,22 +159,35 @@ public final class Scene {
         window.name = "window"
 
         var keyboard: KeyboardNames?
-        if let k = member("keyboard") { keyboard = try parseKeyboard(k, "keyboard", r) }
+        if let k = member("keyboard") {
+            do { keyboard = try parseKeyboard(k, "keyboard", r) } catch { try note(error) }
+        }
         var builder = Builder(reader: r, keyboard: keyboard ?? systemKeyboard)
+        builder.errors = errors
         if let v = member("views") {
-            guard let list = v.arrayValue else { throw r.error("views", "must be an array of views") }
-            for (i, entry) in list.enumerated() { window.addSubview(try builder.view(entry, "views[\(i)]")) }
+            if let list = v.arrayValue {
+                for (i, entry) in list.enumerated() {
+                    do { window.addSubview(try builder.view(entry, "views[\(i)]")) } catch { try builder.note(error) }
+                }
+            } else {
+                try builder.note(r.error("views", "must be an array of views"))
+            }
         }
         try builder.link()
         var pencilButtons: [Int: Action] = [:]
         if let b = member("pencilButtons") {
-            for (key, v) in try r.object(b, "pencilButtons", allowed: ["1", "2"]) {
-                let names = builder.keyboard
-                pencilButtons[Int(key)!] = try Action.readPencilButton(v, r.join("pencilButtons", key), r) { () throws(KeyboardError) in
-                    try KeyboardLayout.compiled(names)
+            do {
+                for (key, v) in try r.object(b, "pencilButtons", allowed: ["1", "2"]) {
+                    let names = builder.keyboard
+                    do {
+                        pencilButtons[Int(key)!] = try Action.readPencilButton(v, r.join("pencilButtons", key), r) { () throws(KeyboardError) in
+                            try KeyboardLayout.compiled(names)
+                        }
+                    } catch { try builder.note(error) }
                 }
-            }
+            } catch let e as SceneErrors { throw e } catch { try builder.note(error) }
         }
+        try builder.finish()
         if let w = window as? PassthroughWindow { w.reserve(builder.reserved) }
         let scene = Scene(window: window, devices: devices, recognizers: builder.recognizers.map(\.recognizer),
                           views: builder.views, source: file, isDefault: false, delegate: builder.delegate)
@@ -257,8 +294,29 @@ public final class Scene {
         /// The layout keys actions are typed in, and the actions read.
         let keyboard: KeyboardNames
         var actions: [(recognizer: GestureRecognizer, action: Action)] = []
+        /// Errors met so far (a compiler's way: every one it can, `SceneErrors.limit` at most); reading
+        /// goes on past each with the next view, recognizer or entry.
+        var errors: [SceneError] = []
+        /// Recognizers whose definition had an error, by name: naming them elsewhere is not a second one.
+        var failedNames: Set<String> = []
 
         enum SimultaneousSpec { case none, everyone, names([String]) }
+
+        /// Throws what was kept: one error as itself, several together in the order of the file.
+        func finish() throws {
+            if errors.count == 1 { throw errors[0] }
+            if errors.count > 1 {
+                let ordered = errors.enumerated().sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }.map(\.element)
+                throw SceneErrors(errors: ordered, stoppedAtLimit: false)
+            }
+        }
+
+        /// Keeps `error` and goes on, unless the limit is reached (then every error so far, thrown).
+        mutating func note(_ error: Error) throws {
+            guard let e = error as? SceneError else { throw error }
+            errors.append(e)
+            if errors.count >= SceneErrors.limit { throw SceneErrors(errors: errors, stoppedAtLimit: true) }
+        }
 
         init(reader: SceneReader, keyboard: KeyboardNames) {
             self.reader = reader
@@ -312,10 +370,17 @@ public final class Scene {
                     view.touchInsets = EdgeInsets(top: i[0], left: i[1], bottom: i[2], right: i[3])
                 case "recognizers":
                     guard let list = v.arrayValue else { throw r.error(p, "must be an array of recognizers") }
-                    for (i, rec) in list.enumerated() { view.addGestureRecognizer(try recognizer(rec, "\(p)[\(i)]")) }
+                    for (i, rec) in list.enumerated() {
+                        do { view.addGestureRecognizer(try recognizer(rec, "\(p)[\(i)]")) } catch {
+                            if let n = rec[RecognizerSchema.nameKey]?.stringValue { failedNames.insert(n) }
+                            try note(error)
+                        }
+                    }
                 case "subviews":
                     guard let list = v.arrayValue else { throw r.error(p, "must be an array of views") }
-                    for (i, sub) in list.enumerated() { view.addSubview(try self.view(sub, "\(p)[\(i)]")) }
+                    for (i, sub) in list.enumerated() {
+                        do { view.addSubview(try self.view(sub, "\(p)[\(i)]")) } catch { try note(error) }
+                    }
                 default: break
                 }
             }
@@ -392,10 +457,11 @@ public final class Scene {
                 return g
             }
             for entry in recognizers {
-                for (i, name) in entry.requireToFail.enumerated() {
+                for (i, name) in entry.requireToFail.enumerated() where !failedNames.contains(name) {
                     let p = "\(entry.path).requireToFail[\(i)]"
-                    let other = try find(name, p)
-                    guard other !== entry.recognizer else { throw r.error(p, "a recognizer cannot require its own failure") }
+                    let other: GestureRecognizer
+                    do { other = try find(name, p) } catch { try note(error); continue }
+                    guard other !== entry.recognizer else { try note(r.error(p, "a recognizer cannot require its own failure")); continue }
                     entry.recognizer.require(toFail: other)
                     if other is HoverGestureRecognizer || entry.recognizer is HoverGestureRecognizer {
                         warnings.append("\(p): a hover follows the pencil outside touch sequences and never fails or waits (HV4): this requirement does nothing")
@@ -405,8 +471,9 @@ public final class Scene {
                 case .none: break
                 case .everyone: delegate.everyone.insert(ObjectIdentifier(entry.recognizer))
                 case .names(let names):
-                    for (i, name) in names.enumerated() {
-                        let other = try find(name, "\(entry.path).simultaneousWith[\(i)]")
+                    for (i, name) in names.enumerated() where !failedNames.contains(name) {
+                        let other: GestureRecognizer
+                        do { other = try find(name, "\(entry.path).simultaneousWith[\(i)]") } catch { try note(error); continue }
                         delegate.allow(entry.recognizer, other)
                         delegate.declared[ObjectIdentifier(entry.recognizer), default: []].append(other)
                     }

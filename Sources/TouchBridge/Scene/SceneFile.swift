@@ -14,6 +14,29 @@ public struct SceneError: Error, CustomStringConvertible, Equatable {
     }
 }
 
+/// Several problems of one scene file, found in one pass as a compiler finds them: each a line of its
+/// own (file, line, path, what is wrong), in the order of the file; at most `limit`, after which the
+/// reading stops (where going on would be meaningless, as after a JSON syntax error, it stops at one).
+public struct SceneErrors: Error, CustomStringConvertible, Equatable {
+    public static let limit = 20
+    public var errors: [SceneError]
+    /// The limit was reached: there may be more.
+    public var stoppedAtLimit: Bool
+
+    public init(errors: [SceneError], stoppedAtLimit: Bool) {
+        self.errors = errors
+        self.stoppedAtLimit = stoppedAtLimit
+    }
+
+    /// Each error a line; the last line counts them.
+    public var lines: [String] {
+        errors.map(\.description) + ["\(errors.count)\(stoppedAtLimit ? " or more" : "") errors in \(errors.first?.file ?? "the scene")"
+                                        + (stoppedAtLimit ? " (the first \(SceneErrors.limit) shown)" : "")]
+    }
+
+    public var description: String { lines.joined(separator: "\n") }
+}
+
 /// How one input device is chosen and mapped (a scene's "devices" entry).
 public struct DeviceConfig: Equatable, Sendable {
     public var selector = DeviceSelector()

@@ -12,7 +12,7 @@ extension Ctl {
                 print(Terminal.oneLine("\(path): ok: client scene \"\(name)\", \(counted(views, "view")), \(counted(built, "recognizer"))"))
                 return 0
             } catch {
-                FileHandleStandardError.write("\(error)\n")
+                for line in errorLines(error) { FileHandleStandardError.write(line) }
                 return 1
             }
         }
@@ -23,7 +23,7 @@ extension Ctl {
                 + "\(count(s.views.count, "view")), \(count(s.recognizers.count, "recognizer")), \(count(s.devices.count, "device entry", "device entries"))"))
             return 0
         } catch {
-            FileHandleStandardError.write("\(error)\n")
+            for line in errorLines(error) { FileHandleStandardError.write(line) }
             return 1
         }
     }
@@ -126,8 +126,11 @@ enum ClientSceneFile {
         }
         var builder = Scene.Builder(reader: SceneReader(file: file, lines: lines), keyboard: KeyboardNames())
         let list = views.arrayValue ?? []
-        for (i, v) in list.enumerated() { _ = try builder.view(v, "views[\(i)]") }
+        for (i, v) in list.enumerated() {
+            do { _ = try builder.view(v, "views[\(i)]") } catch { try builder.note(error) }
+        }
         try builder.link()
+        try builder.finish()
         for w in builder.warnings { FileHandleStandardError.write("warning: \(w)") }
         return (sceneName, list.count, builder.recognizers.count)
     }
