@@ -100,7 +100,7 @@ extension Ctl {
                 throw RecordingError(file: t.file, line: t.line, reason: "the recording is cut short: \(t.reason); "
                                      + "replay what is whole with --allow-truncated, or ask for the whole file")
             }
-            FileHandleStandardError.write("touchbridgectl replay: warning: \(t); replaying the \(recording.events.count) events before it")
+            FileHandleStandardError.write("touchbridgectl replay: warning: \(t); replaying the \(counted(recording.events.count, "event")) before it")
         }
         if let w = recording.unfinishedWarning { FileHandleStandardError.write("touchbridgectl replay: warning: \(w)") }
         return recording

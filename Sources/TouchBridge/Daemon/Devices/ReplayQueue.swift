@@ -95,7 +95,7 @@ final class ReplayQueue {
         }
         source.onStart = { [unowned self, unowned source] in
             log.log(self.pass == 1 ? .info : .debug,
-                    "replaying \(path) as device \(index) \"\(recording.device.name)\" (\(recording.events.count) events)"
+                    "replaying \(path) as device \(index) \"\(recording.device.name)\" (\(counted(recording.events.count, "event")))"
                     + (self.pass == 1 ? "" : ", pass \(self.pass)"))
             self.devices.onDeviceLine?(self.devices.deviceLine("added", source))
             pipeline.setDeviceConfig(live, device: index)
