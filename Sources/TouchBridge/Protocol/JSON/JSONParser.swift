@@ -89,12 +89,6 @@ public struct JSONParser {
             if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
             guard digits() > 0 else { throw error("invalid number: digits must follow the exponent") }
         }
-        // A small integer (most numbers here: indices, sizes, codes) is read at once; the rest by Double.
-        if i - start <= 15, !bytes[start..<i].contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }) {
-            var n = 0
-            for b in bytes[start..<i] where b != UInt8(ascii: "-") { n = n * 10 + Int(b - UInt8(ascii: "0")) }
-            return Double(bytes[start] == UInt8(ascii: "-") ? -n : n)
-        }
         guard let d = Double(String(decoding: bytes[start..<i], as: UTF8.self)), d.isFinite else {
             throw error("number out of range")
         }
@@ -103,17 +97,7 @@ public struct JSONParser {
 
     private mutating func string() throws -> String {
         i += 1
-        // Most strings (keys, names) have no escape: made from their bytes at once, without a copy
-        // byte by byte (short ones are stored inline: no allocation at all).
-        let start = i
-        var j = i
-        while j < bytes.count, bytes[j] != UInt8(ascii: "\""), bytes[j] != UInt8(ascii: "\\"), bytes[j] >= 0x20 { j += 1 }
-        if j < bytes.count, bytes[j] == UInt8(ascii: "\"") {
-            i = j + 1
-            return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<j]), as: UTF8.self) }
-        }
-        var out: [UInt8] = Array(bytes[start..<j])
-        i = j
+        var out: [UInt8] = []
         while true {
             guard i < bytes.count else { throw error("unterminated string") }
             let c = bytes[i]
