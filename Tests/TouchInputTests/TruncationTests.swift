@@ -58,7 +58,7 @@ struct TruncationTests {
         let frames = lines.indices.filter { lines[$0].drop { $0 == " " } == "- evdev:" }
         let keep = frames[frames.count / 2] + 3
         let r = try Recording.parse(lines[..<keep].joined(separator: "\n") + "\n", file: name)
-        #expect(r.truncation?.reason == "its last evdev frame has no SYN_REPORT (libinput record writes whole frames)")
+        #expect(r.truncation?.reason == "the recording is cut short: its last evdev frame has no SYN_REPORT (libinput record writes whole frames)")
     }
 
     @Test("An error before the last line is still an error, not a cut")

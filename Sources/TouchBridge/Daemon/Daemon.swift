@@ -185,8 +185,7 @@ public final class Daemon {
         recordings = try options.replayPaths.map { path in
             let r = try Recording.load(path: path, descriptionPath: options.replayDescription)
             if let t = r.truncation {
-                throw RecordingError(file: t.file, line: t.line, reason: "the recording is cut short: \(t.reason); "
-                                     + "touchbridgectl replay --allow-truncated plays what is whole, or ask for the whole file")
+                throw RecordingError(file: t.file, line: t.line, reason: "\(t.reason); touchbridgectl replay --allow-truncated plays what is whole, or ask for the whole file")
             }
             if let w = r.unfinishedWarning { log.warning(w) }
             try r.requireEvents()

@@ -17,8 +17,9 @@ public struct Recording: Sendable {
     public var events: [InputEvent]
     /// Where it came from, for messages.
     public var source: String
-    /// Where the file was cut, when it was: what is in `events` is what came before.
-    public var truncation: RecordingTruncation?
+    /// Where the file was cut, when it was ("the recording is cut short: …", with its line): what is
+    /// in `events` is what came before.
+    public var truncation: RecordingError?
     /// Events after the last SYN_REPORT of a file that ends cleanly: a frame the recorder never
     /// finished, dropped (its count, for a warning).
     public var unfinishedEvents = 0
@@ -69,12 +70,15 @@ public struct Recording: Sendable {
     /// before; a last line with its newline that does not parse is malformed, not cut). libinput
     /// record's YAML whose last `evdev` frame has no SYN_REPORT was cut too: it writes whole frames.
     static func whole(_ full: String, file: String, yaml: Bool, _ parse: (String) throws -> Recording) throws -> Recording {
-        var truncation: RecordingTruncation?
+        var truncation: RecordingError?
+        func cut(_ line: Int, _ how: String) -> RecordingError {
+            RecordingError(file: file, line: line, reason: "the recording is cut short: " + how)
+        }
         var recording: Recording
         if let last = full.utf8.last, last != UInt8(ascii: "\n") {
             let lines = full.lines()
-            let cut = lines.last.map { String($0.prefix(40)) } ?? ""
-            truncation = RecordingTruncation(file: file, line: lines.count, reason: "its last line has no end (\"\(cut)\" and no newline)")
+            let lastLine = lines.last.map { String($0.prefix(40)) } ?? ""
+            truncation = cut(lines.count, "its last line has no end (\"\(lastLine)\" and no newline)")
             var rest = withoutLastLine(full)
             // YAML cut inside a block may leave a key without its value: lines go until it reads.
             var tries = 0
@@ -95,8 +99,7 @@ public struct Recording: Sendable {
             if after > 0 {
                 recording.events.removeLast(after)
                 if yaml && truncation == nil {
-                    truncation = RecordingTruncation(file: file, line: full.lines().count,
-                                                     reason: "its last evdev frame has no SYN_REPORT (libinput record writes whole frames)")
+                    truncation = cut(full.lines().count, "its last evdev frame has no SYN_REPORT (libinput record writes whole frames)")
                 } else if truncation == nil {
                     recording.unfinishedEvents = after
                 }
@@ -174,21 +177,6 @@ public struct Recording: Sendable {
 }
 
 /// A line of a recording that could not be read.
-/// Where a recording was cut short, and how it shows.
-public struct RecordingTruncation: Error, CustomStringConvertible, Equatable, Sendable {
-    public var file: String
-    public var line: Int
-    public var reason: String
-
-    public init(file: String, line: Int, reason: String) {
-        self.file = file
-        self.line = line
-        self.reason = reason
-    }
-
-    public var description: String { "\(file):\(line): the recording is cut short: \(reason)" }
-}
-
 public struct RecordingError: Error, CustomStringConvertible, Equatable {
     public var file: String
     public var line: Int

@@ -97,8 +97,7 @@ extension Ctl {
         let recording = try Recording.load(path: path, descriptionPath: description)
         if let t = recording.truncation {
             guard allowTruncated else {
-                throw RecordingError(file: t.file, line: t.line, reason: "the recording is cut short: \(t.reason); "
-                                     + "replay what is whole with --allow-truncated, or ask for the whole file")
+                throw RecordingError(file: t.file, line: t.line, reason: "\(t.reason); replay what is whole with --allow-truncated, or ask for the whole file")
             }
             FileHandleStandardError.write("touchbridgectl replay: warning: \(t); replaying the \(counted(recording.events.count, "event")) before it")
         }
