@@ -28,9 +28,13 @@ class InstallTests(TestCase):
         out = subprocess.run([CTL, "replay", "/nonexistent.evemu"], capture_output=True, text=True)
         self.assertEqual(out.returncode, 1)
         self.assertIn("/nonexistent.evemu", out.stderr)
-        out = subprocess.run([CTL, "listen", "--socket", "/nonexistent/tb.sock"], capture_output=True, text=True)
+        # A socket where no daemon runs, and one in a directory that is not there (a mistyped path).
+        out = subprocess.run([CTL, "listen", "--socket", os.path.join(self.tempdir(), "tb.sock")], capture_output=True, text=True)
         self.assertEqual(out.returncode, 1)
         self.assertIn("not running", out.stderr)
+        out = subprocess.run([CTL, "listen", "--socket", "/nonexistent/tb.sock"], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("there is no directory /nonexistent: is the path right?", out.stderr)
 
     def test_make_run_passes_its_arguments_to_the_daemon_and_never_to_the_build(self):
         # make exports command-line variables, in them and in MAKEFLAGS; SwiftPM recompiles when its
