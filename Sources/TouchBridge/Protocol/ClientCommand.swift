@@ -37,7 +37,7 @@ public enum ClientCommand: Equatable, Sendable {
     /// What the log says of the command beyond its name: a client scene's name and size (the name is
     /// the peer's: the log escapes it).
     public var logDetail: String {
-        if case .scene(let name, let views) = self { return " (scene \"\(name)\", \(views.count) view\(views.count == 1 ? "" : "s"))" }
+        if case .scene(let name, let views) = self { return " (scene \"\(name)\", \(counted(views.count, "view")))" }
         return ""
     }
 

@@ -243,11 +243,8 @@ public final class SocketServer {
     private func handleLine(_ client: ClientConnection, _ line: [UInt8]) {
         // A peer that may only read is refused a control command before it is parsed: parsing comes
         // first only where it must (a reader's subscribe).
-        if let key = ClientCommand.leadingKey(line), key == "set" || key == "scene",
-           !(client.credentials.map { controlPolicy.permits($0) } ?? false) {
-            let who = client.credentials ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max)
-            log.warning("client \(client.peer): \(key) refused: not permitted")
-            return sendError(client, controlPolicy.refusal(of: who, command: key))
+        if let key = ClientCommand.leadingKey(line), key == "set" || key == "scene", !mayControl(client) {
+            return refuseControl(client, key)
         }
         let command: ClientCommand?
         do { command = try ClientCommand.parse(line) } catch { return sendError(client, error.message) }
@@ -260,11 +257,7 @@ public final class SocketServer {
             for l in onSubscribe?(subscribed) ?? [] { topics.enqueue(client, l) }
             topicsChanged()
         case let command?:
-            guard let peer = client.credentials, controlPolicy.permits(peer) else {
-                let who = client.credentials ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max)
-                log.warning("client \(client.peer): \(command.name) refused: not permitted")
-                return sendError(client, controlPolicy.refusal(of: who, command: command.name))
-            }
+            guard let peer = client.credentials, mayControl(client) else { return refuseControl(client, command.name) }
             let result = onControl?(ControlRequest(connection: client.id, peer: peer, command: command))
                 ?? .failure(ClientCommand.Refusal(message: "\(command.name): not available here"))
             switch result {
@@ -276,6 +269,17 @@ public final class SocketServer {
             }
             onControlAnswered?()
         }
+    }
+
+    private func mayControl(_ client: ClientConnection) -> Bool {
+        client.credentials.map { controlPolicy.permits($0) } ?? false
+    }
+
+    /// A control command from a peer that may not send one: logged, and answered with what would permit it.
+    private func refuseControl(_ client: ClientConnection, _ command: String) {
+        let who = client.credentials ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max)
+        log.warning("client \(client.peer): \(command) refused: not permitted")
+        sendError(client, controlPolicy.refusal(of: who, command: command))
     }
 
     private func sendError(_ client: ClientConnection, _ message: String) {
