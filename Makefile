@@ -52,10 +52,10 @@ test: deps check-page
 	$(SWIFT) test --skip-build
 	TB_BIN=$$($(SWIFT) build --show-bin-path) python3 Tests/integration/run.py
 
-# The visualizer's page (Sources/TouchBridge/Visualizer/Page, which the EmbedPage build plugin carries
+# The visualizer's page (Sources/VisualizerPage/Page, which the EmbedPage build plugin carries
 # into the binaries): its script must parse.
 check-page:
-	node --check Sources/TouchBridge/Visualizer/Page/page.js
+	node --check Sources/VisualizerPage/Page/page.js
 
 # The daemon in the foreground with the built-in scene; it says which touchscreens it found.
 run: release

@@ -1,4 +1,4 @@
-// The EmbedPage build plugin: TouchBridge carries the visualizer's page (Visualizer/Page/page.html,
+// The EmbedPage build plugin: VisualizerPage carries the visualizer's page (VisualizerPage/Page/page.html,
 // .css, .js) as Swift strings, written by the embed-page tool into the build directory whenever one of
 // those files changes.
 import PackagePlugin
@@ -7,7 +7,7 @@ import PackagePlugin
 struct EmbedPage: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let module = target as? SourceModuleTarget else { return [] }
-        let page = module.directoryURL.appending(path: "Visualizer/Page")
+        let page = module.directoryURL.appending(path: "Page")
         let output = context.pluginWorkDirectoryURL.appending(path: "VisualizerPageText.swift")
         return [.buildCommand(displayName: "Embedding the visualizer's page",
                               executable: try context.tool(named: "embed-page").url,

@@ -1,7 +1,11 @@
 import CEvdev
-import TouchBridge
+import TouchClients
 import TouchCore
+import TouchDaemon
 import TouchInput
+import TouchProtocol
+import TouchScene
+import TouchSystem
 
 /// The bodies of the fuzz targets (docs/development.md, "Tests"): each takes any bytes and must neither crash nor
 /// break a contract. `fuzz/` runs them under libFuzzer with AddressSanitizer; every input that ever
@@ -47,8 +51,8 @@ public enum Fuzz {
             let s: Scene
             do { s = try Scene.parse(text, file: "fuzz.json", passthrough: passthrough, systemKeyboard: KeyboardNames()) } catch {
                 check(!"\(error)".isEmpty, "a scene error without a message")
-                if let e = error as? SceneErrors {
-                    check(e.errors.count >= 2 && e.errors.count <= SceneErrors.limit, "\(e.errors.count) errors reported together")
+                if let e = error as? ConfigErrors {
+                    check(e.errors.count >= 2 && e.errors.count <= ConfigErrors.limit, "\(e.errors.count) errors reported together")
                 }
                 continue
             }

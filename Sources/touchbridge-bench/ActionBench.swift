@@ -1,6 +1,10 @@
-import TouchBridge
+import TouchClients
 import TouchCore
+import TouchDaemon
 import TouchInput
+import TouchProtocol
+import TouchScene
+import TouchSystem
 
 /// What a frame costs when it fires an action, and when it scrolls (README "Actions"), each next to the
 /// same frames through the same scene without actions. The action devices are sinks that only count

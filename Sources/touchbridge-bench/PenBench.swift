@@ -1,6 +1,10 @@
-import TouchBridge
+import TouchClients
 import TouchCore
+import TouchDaemon
 import TouchInput
+import TouchProtocol
+import TouchScene
+import TouchSystem
 
 /// What a pen's frame costs next to a finger's (README "Pens"): the same scene (a canvas with a hover,
 /// a pencil pan and a finger pan), the pen paired with the finger panel for palm rejection; each frame

@@ -1,9 +1,13 @@
 import CEvdev
 import CLinux
 import Glibc
-import TouchBridge
+import TouchClients
 import TouchCore
+import TouchDaemon
 import TouchInput
+import TouchProtocol
+import TouchScene
+import TouchSystem
 
 // One recording, paced as a panel sends it (a profiler's view of the lab's stream).
 

@@ -1,9 +1,13 @@
 import CEvdev
 import CLinux
 import Glibc
-import TouchBridge
+import TouchClients
 import TouchCore
+import TouchDaemon
 import TouchInput
+import TouchProtocol
+import TouchScene
+import TouchSystem
 
 // Scale: a frame's cost with 70, 350 and 700 recognizers taking part (BENCHMARKS.md).
 

@@ -1,9 +1,13 @@
 import CEvdev
 import CLinux
 import Glibc
-import TouchBridge
+import TouchClients
 import TouchCore
+import TouchDaemon
 import TouchInput
+import TouchProtocol
+import TouchScene
+import TouchSystem
 
 /// A scene file's entry for `g`, named `name` (Scene.fileEntry: the keys are the scene schema's).
 func entry(_ g: GestureRecognizer, _ name: String, everyone: Bool = false, requireToFail: [String] = []) -> String {

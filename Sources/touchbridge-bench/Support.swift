@@ -1,9 +1,13 @@
 import CEvdev
 import CLinux
 import Glibc
-import TouchBridge
+import TouchClients
 import TouchCore
+import TouchDaemon
 import TouchInput
+import TouchProtocol
+import TouchScene
+import TouchSystem
 
 func now() -> UInt64 { MonotonicClock.nanoseconds() }
 

@@ -3,9 +3,13 @@
 import CEvdev
 import CLinux
 import Glibc
-import TouchBridge
+import TouchClients
 import TouchCore
+import TouchDaemon
 import TouchInput
+import TouchProtocol
+import TouchScene
+import TouchSystem
 
 let args = CommandLine.arguments
 let quick = args.contains("--quick")

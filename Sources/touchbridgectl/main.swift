@@ -1,5 +1,18 @@
 // touchbridgectl: list devices, listen, replay recordings, check scenes, bind gestures to commands.
+// The commands come from two modules that never import each other: TouchClients (what talks to the
+// daemon) and TouchDaemon (what runs the daemon's pipeline in this process).
 import Glibc
-import TouchBridge
+import TouchClients
+import TouchDaemon
+import TouchProtocol
+import TouchScene
+import TouchSystem
 
-exit(Ctl.main(Array(CommandLine.arguments.dropFirst())))
+/// In the order the overview lists them (docs/commands.md follows it).
+let commands: [Ctl.Command] = [
+    Ctl.listen, Ctl.devices, Ctl.replay, Ctl.visualize, Ctl.setRotation, Ctl.setDisplay, Ctl.followRotation,
+    Ctl.mqtt, Ctl.enable, Ctl.disable, Ctl.scenePush, Ctl.sceneCheck, Ctl.sceneDefault, Ctl.bind, Ctl.doctor,
+    Ctl.udevMirrorProperties,
+]
+exit(Ctl.main(Array(CommandLine.arguments.dropFirst()), commands: commands,
+              version: "\(Version.string) (protocol \(Version.protocolVersion))"))

@@ -1,6 +1,9 @@
 // touchbridged: the TouchBridge daemon. See `touchbridged --help` and README.md.
 import Glibc
-import TouchBridge
+import TouchDaemon
+import TouchProtocol
+import TouchScene
+import TouchSystem
 
 let args = Array(CommandLine.arguments.dropFirst())
 do {

@@ -3,7 +3,11 @@ import Glibc
 import Testing
 import TouchCore
 import TouchInput
-@testable import TouchBridge
+@testable import TouchClients
+@testable import TouchDaemon
+@testable import TouchScene
+@testable import TouchProtocol
+@testable import TouchSystem
 
 /// Actions as scripts (README "Actions", uikit-semantics AC1–AC8): a scene with actions, a panel's
 /// frames through the daemon's pipeline, and one ordered log of everything written — the mirror's

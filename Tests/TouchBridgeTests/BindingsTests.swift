@@ -1,6 +1,10 @@
 import Testing
 import TouchInput
-@testable import TouchBridge
+@testable import TouchClients
+@testable import TouchDaemon
+@testable import TouchScene
+@testable import TouchProtocol
+@testable import TouchSystem
 
 /// `touchbridgectl bind`'s bindings: a file's, and lisgd-style `-g NAME=COMMAND` ones.
 @Suite("Bindings: files, -g one-liners, programs looked up at start")

@@ -1,7 +1,11 @@
 import Glibc
 import Testing
 import TouchInput
-@testable import TouchBridge
+@testable import TouchClients
+@testable import TouchDaemon
+@testable import TouchScene
+@testable import TouchProtocol
+@testable import TouchSystem
 
 @Suite("ByteBuffer: the JSON writer's storage and a client's unsent lines")
 struct ByteBufferTests {

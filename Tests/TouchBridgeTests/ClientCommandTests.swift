@@ -1,5 +1,9 @@
 import Testing
-@testable import TouchBridge
+@testable import TouchClients
+@testable import TouchDaemon
+@testable import TouchScene
+@testable import TouchProtocol
+@testable import TouchSystem
 
 /// What a client may send, parsed whole: a line with an error changes nothing.
 @Suite("Client lines")

@@ -2,7 +2,11 @@ import Glibc
 import Testing
 import TouchCore
 import TouchInput
-@testable import TouchBridge
+@testable import TouchClients
+@testable import TouchDaemon
+@testable import TouchScene
+@testable import TouchProtocol
+@testable import TouchSystem
 
 /// The repository's root and the built executables (`swift build --build-tests` builds them too).
 enum Built {

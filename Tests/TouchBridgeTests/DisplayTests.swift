@@ -3,7 +3,11 @@ import Glibc
 import Testing
 import TouchCore
 import TouchInput
-@testable import TouchBridge
+@testable import TouchClients
+@testable import TouchDaemon
+@testable import TouchScene
+@testable import TouchProtocol
+@testable import TouchSystem
 
 /// The waking touch (README "Screen-aware"): while the display is off a touch sequence reaches no view,
 /// no recognizer and no mirror, and is told once as a `wake` line; after `display on` a hold-off
@@ -134,7 +138,7 @@ struct DisplayTests {
     @Test("The dpms key is a DRM connector's sysfs attribute, and nothing else")
     func dpmsKey() {
         let bad = #"{"window": {"width": 8, "height": 4}, "devices": [{"name": "x", "dpms": "/etc/passwd"}]}"#
-        #expect(throws: SceneError.self) { try Scene.parse(bad, file: "s") }
+        #expect(throws: ConfigError.self) { try Scene.parse(bad, file: "s") }
         let good = #"{"window": {"width": 8, "height": 4}, "devices": [{"name": "x", "dpms": "/sys/class/drm/card1-eDP-1/dpms"}]}"#
         #expect((try? Scene.parse(good, file: "s"))?.devices.first?.dpms == "/sys/class/drm/card1-eDP-1/dpms")
     }

@@ -1,7 +1,11 @@
 import Glibc
 import Testing
 import TouchInput
-@testable import TouchBridge
+@testable import TouchClients
+@testable import TouchDaemon
+@testable import TouchScene
+@testable import TouchProtocol
+@testable import TouchSystem
 
 /// What a hostile peer can hand the daemon, in small: a log line it cannot break, lines split once
 /// whatever their number, a client's lines taken a bounded slice a wakeup, duplicate keys found by a set

@@ -1,7 +1,11 @@
 import Testing
 import TouchCore
 import TouchInput
-@testable import TouchBridge
+@testable import TouchClients
+@testable import TouchDaemon
+@testable import TouchScene
+@testable import TouchProtocol
+@testable import TouchSystem
 
 /// A recording that ends while fingers are down (any recording cut by Ctrl-C) ends as an unplugged
 /// device does: its touches are cancelled, and so are the gestures they were making (C7).

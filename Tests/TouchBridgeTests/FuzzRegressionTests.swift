@@ -1,6 +1,9 @@
 import Glibc
 import Testing
-import TouchBridge
+import TouchClients
+import TouchDaemon
+import TouchProtocol
+import TouchSystem
 import TouchBridgeFuzzing
 import TouchInput
 

@@ -1,7 +1,11 @@
 import Testing
 import TouchCore
 import TouchInput
-@testable import TouchBridge
+@testable import TouchClients
+@testable import TouchDaemon
+@testable import TouchScene
+@testable import TouchProtocol
+@testable import TouchSystem
 
 /// A scene and its pipeline leave nothing behind when they go: no recognizer, view or window is kept
 /// alive by another (a cycle leaks all of them, and a daemon that reloads its scene would grow).

@@ -1,7 +1,11 @@
 import Testing
 import TouchCore
 import TouchInput
-@testable import TouchBridge
+@testable import TouchClients
+@testable import TouchDaemon
+@testable import TouchScene
+@testable import TouchProtocol
+@testable import TouchSystem
 
 /// Protocol 2's control commands and topics, on a pipeline without a daemon: each test builds a
 /// scene, feeds timestamped frames, and compares one ordered log.
@@ -177,7 +181,7 @@ struct LiveControlTests {
          "scene.views[0].recognizers[0].requireToFail[0]: no recognizer is named \"pan\""),
         (#"[{"frame": [0, 0, 1, 1]}]"#, "scene.views[0]: missing \"name\""),
     ])
-    func clientSceneErrors(views text: String, message: String) throws {
+    func clientConfigErrors(views text: String, message: String) throws {
         let rig = Rig()
         let list = try views(text)
         do throws(ClientCommand.Refusal) {

@@ -1,6 +1,10 @@
 import Glibc
 import Testing
-@testable import TouchBridge
+@testable import TouchClients
+@testable import TouchDaemon
+@testable import TouchScene
+@testable import TouchProtocol
+@testable import TouchSystem
 import TouchInput
 
 /// `touchbridgectl mqtt`'s configuration (README "Fleets and Home Assistant"): defaults, brokers, errors

@@ -3,7 +3,11 @@ import Glibc
 import Testing
 import TouchCore
 import TouchInput
-@testable import TouchBridge
+@testable import TouchClients
+@testable import TouchDaemon
+@testable import TouchScene
+@testable import TouchProtocol
+@testable import TouchSystem
 
 /// Pass-through as scripts: a scene, a panel's kernel events through the daemon's pipeline, and one log
 /// of what the mirror was written, write by write ("@1.05 down 0 (100,200)", "@1.4 up 0").

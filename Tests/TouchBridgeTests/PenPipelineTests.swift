@@ -1,7 +1,11 @@
 import Testing
 import TouchCore
 import TouchInput
-@testable import TouchBridge
+@testable import TouchClients
+@testable import TouchDaemon
+@testable import TouchScene
+@testable import TouchProtocol
+@testable import TouchSystem
 
 /// Palm rejection (PR1–PR4) and the pencil's barrel buttons, as scripts through the daemon's pipeline:
 /// a finger panel (device 0) and a pen (device 1) of one screen, a pan for fingers, and one ordered log

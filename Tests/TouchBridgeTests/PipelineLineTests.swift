@@ -1,7 +1,11 @@
 import Testing
 import TouchCore
 import TouchInput
-@testable import TouchBridge
+@testable import TouchClients
+@testable import TouchDaemon
+@testable import TouchScene
+@testable import TouchProtocol
+@testable import TouchSystem
 
 @Suite("The pipeline's lines")
 struct PipelineLineTests {

@@ -1,7 +1,11 @@
 import Testing
 import TouchCore
 import TouchInput
-@testable import TouchBridge
+@testable import TouchClients
+@testable import TouchDaemon
+@testable import TouchScene
+@testable import TouchProtocol
+@testable import TouchSystem
 
 /// The gestures the built-in scene makes of a recording, as parsed socket lines.
 func gestures(_ name: String, shared: Bool = false) throws -> [JSON]? {

@@ -1,13 +1,17 @@
 import Testing
 import TouchInput
-@testable import TouchBridge
+@testable import TouchClients
+@testable import TouchDaemon
+@testable import TouchScene
+@testable import TouchProtocol
+@testable import TouchSystem
 
 /// A scene with several mistakes is reported as a compiler reports a file: every error it can, in one
 /// pass, each with its line and path, in the order of the file.
 @Suite("Scene errors, all at once")
-struct SceneErrorsTests {
+struct ConfigErrorsTests {
     func errors(_ text: String) -> [String] {
-        do { _ = try Scene.parse(text, file: "s.json", systemKeyboard: KeyboardNames()); return [] } catch let e as SceneErrors {
+        do { _ = try Scene.parse(text, file: "s.json", systemKeyboard: KeyboardNames()); return [] } catch let e as ConfigErrors {
             return e.lines
         } catch {
             return ["\(error)"]
@@ -44,13 +48,13 @@ struct SceneErrorsTests {
 
     @Test("One error is itself; a JSON syntax error stops at once; 20 at most")
     func limits() {
-        do { _ = try Scene.parse(#"{"window": {"width": 0, "height": 1}, "views": []}"#, file: "s.json") } catch let e as SceneError {
+        do { _ = try Scene.parse(#"{"window": {"width": 0, "height": 1}, "views": []}"#, file: "s.json") } catch let e as ConfigError {
             #expect(e.path == "window.width")
-        } catch { Issue.record("not a SceneError: \(error)") }
+        } catch { Issue.record("not a ConfigError: \(error)") }
         #expect(errors(#"{"window": {"width": 1, "height": 1}, "views": [,]}"#).count == 1)
         let many = (0..<30).map { #"{"name": "v\#($0)", "frame": [0, 0, 1]}"# }.joined(separator: ",\n")
         let lines = errors(#"{"window": {"width": 1, "height": 1}, "views": [\#n\#(many)]}"#)
-        #expect(lines.count == SceneErrors.limit + 1)
+        #expect(lines.count == ConfigErrors.limit + 1)
         #expect(lines.last == "20 or more errors in s.json (the first 20 shown)")
     }
 }

@@ -1,7 +1,11 @@
 import Testing
 import TouchCore
 import TouchInput
-@testable import TouchBridge
+@testable import TouchClients
+@testable import TouchDaemon
+@testable import TouchScene
+@testable import TouchProtocol
+@testable import TouchSystem
 
 @Suite("Scene files")
 struct SceneFileTests {
@@ -216,7 +220,7 @@ struct InstalledSceneTests {
         }
         #expect(try scene(#"["pencil"]"#).recognizers[0].allowedTouchTypes == .pencil)
         #expect(try scene(#"["direct", "pencil"]"#).recognizers[0].allowedTouchTypes == [.direct, .pencil])
-        #expect(throws: SceneError.self) { try scene(#"["pencel"]"#) }
+        #expect(throws: ConfigError.self) { try scene(#"["pencel"]"#) }
         do { _ = try scene(#"["pencel"]"#) } catch {
             #expect("\(error)".contains(#"allowedTouchTypes[0]: unknown touch type "pencel" (did you mean "pencil"?)"#))
         }

@@ -1,6 +1,7 @@
 import Testing
 import TouchCore
 @testable import TouchInput
+import TouchSystem
 
 @Suite("Calibration to window points")
 struct CalibrationTests {

@@ -1,5 +1,6 @@
 import TouchCore
 @testable import TouchInput
+import TouchSystem
 
 /// Where the test recordings are: Tests/Fixtures (MIT, in the repository) and, when present,
 /// ../shared/recordings beside the checkout (including the GPL-2.0 Chromium OS ones).

@@ -1,6 +1,7 @@
 import Testing
 import TouchCore
 @testable import TouchInput
+import TouchSystem
 
 /// Builds event streams by hand: `e.abs(.x, 5)`, `e.syn()`.
 struct EventScript {

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import TouchCore
 @testable import TouchInput
+import TouchSystem
 
 @Suite("Live devices without a device: errors, selection, discovery")
 struct LiveDeviceTests {

@@ -1,6 +1,7 @@
 import Testing
 import TouchCore
 @testable import TouchInput
+import TouchSystem
 
 @Suite("Real recordings replay through FrameAssembler + Application")
 struct RecordingReplayTests {

@@ -1,4 +1,5 @@
 @testable import TouchInput
+import TouchSystem
 
 /// Event streams built to the description of recordings that cannot be copied into the repository
 /// (../shared/recordings/SOURCES.md), so the tests run on a fresh clone without ../shared.

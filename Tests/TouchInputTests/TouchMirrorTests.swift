@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import TouchCore
 @testable import TouchInput
+import TouchSystem
 
 /// A pass-through mirror's kernel events, as scripts: touches in, frames out, compared as one log.
 @Suite("The pass-through mirror's events")

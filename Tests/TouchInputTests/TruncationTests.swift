@@ -1,6 +1,7 @@
 import Testing
 import TouchCore
 @testable import TouchInput
+import TouchSystem
 
 /// A recording cut short is read as far as it is whole and says where it was cut; one stopped between
 /// the events of a frame (Ctrl-C) drops them and counts them. Every format alike.

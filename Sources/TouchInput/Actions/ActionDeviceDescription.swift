@@ -1,3 +1,5 @@
+import TouchSystem
+
 /// The two uinput devices actions are written to (README "Actions"), described as udev and libinput
 /// expect a keyboard and a mouse to be, so that every compositor takes them without configuration:
 ///

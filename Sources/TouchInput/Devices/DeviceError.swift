@@ -1,4 +1,5 @@
 import Glibc
+import TouchSystem
 
 /// Why a device could not be opened, each with the remedy.
 public enum DeviceError: Error, CustomStringConvertible, Equatable {

@@ -1,5 +1,6 @@
 import CUdev
 import Glibc
+import TouchSystem
 
 /// An input device as udev knows it.
 public struct DeviceInfo: Equatable, Sendable {

@@ -1,3 +1,5 @@
+import TouchSystem
+
 /// Chooses devices: by name (shell-style `*` and `?` wildcards), "vvvv:pppp", devnode, or a udev
 /// property "KEY=VALUE". Every criterion given must match.
 public struct DeviceSelector: Equatable, Sendable, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import CEvdev
 import Glibc
 import TouchCore
+import TouchSystem
 
 /// A live evdev device read through libevdev: the kernel end of the pipeline (IOHIDFamily on iOS).
 ///

@@ -1,4 +1,5 @@
 import TouchCore
+import TouchSystem
 
 /// Maps a device's raw positions onto window points: the BackBoard step of the iOS path.
 ///

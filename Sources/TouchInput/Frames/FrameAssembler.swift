@@ -1,4 +1,5 @@
 import TouchCore
+import TouchSystem
 
 /// Turns a device's kernel events into `DigitizerFrame`s, one per SYN_REPORT: the digitizer →
 /// BackBoard step of the iOS path. Live devices and recordings feed the same assembler.

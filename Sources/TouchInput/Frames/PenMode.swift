@@ -1,5 +1,6 @@
-import TouchCore
 import Glibc
+import TouchCore
+import TouchSystem
 
 // MARK: Pens
 

@@ -1,4 +1,5 @@
 import TouchCore
+import TouchSystem
 
 // MARK: Single touch
 

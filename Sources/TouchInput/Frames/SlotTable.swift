@@ -1,4 +1,5 @@
 import TouchCore
+import TouchSystem
 
 /// Protocol B's slots as the assembler keeps them: every slot's axes in one flat array (the
 /// `KernelState.slotIndex` order), and per slot the contact it carries. One array for all slots, so

@@ -1,3 +1,5 @@
+import TouchSystem
+
 /// The range of an absolute axis (`struct input_absinfo`).
 public struct AbsInfo: Equatable, Sendable, CustomStringConvertible {
     public var value: Int32

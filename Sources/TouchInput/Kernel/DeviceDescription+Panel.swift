@@ -1,3 +1,5 @@
+import TouchSystem
+
 extension DeviceDescription {
     /// A direct-touch multitouch panel as the kernel would describe it: BTN_TOUCH and protocol B with
     /// `slots` slots (ABS_MT_SLOT, ABS_MT_POSITION_X/Y over `0…width`, `0…height`, ABS_MT_TRACKING_ID),

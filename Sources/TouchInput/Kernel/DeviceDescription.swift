@@ -1,3 +1,5 @@
+import TouchSystem
+
 /// What an input device says about itself: its name and ids, the event codes it can send, its axes'
 /// ranges and its properties. Read from a live device through libevdev, or from a recording's header.
 public struct DeviceDescription: Equatable, Sendable {

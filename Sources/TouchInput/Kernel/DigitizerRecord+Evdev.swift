@@ -1,4 +1,5 @@
 import TouchCore
+import TouchSystem
 
 /// A contact's digitizer record as evdev has it: its slot axes (ABS_MT_TOUCH_MAJOR … ABS_MT_TOOL_Y),
 /// lane `code − ABS_MT_TOUCH_MAJOR`, in the device's own units. The frame assembler fills it for every

@@ -1,3 +1,5 @@
+import TouchSystem
+
 /// One kernel input event (`struct input_event`): a time, a type, a code and a value.
 /// Recordings and live devices both produce these; `FrameAssembler` turns them into frames.
 public struct InputEvent: Equatable, Sendable, CustomStringConvertible {

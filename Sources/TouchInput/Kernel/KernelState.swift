@@ -1,3 +1,5 @@
+import TouchSystem
+
 /// The state of an evdev device as the kernel keeps it: every absolute axis, the keys that are down,
 /// and for protocol B the per-slot axes. This is what `EVIOCGABS`, `EVIOCGKEY` and `EVIOCGMTSLOTS`
 /// read back, and what a reader resynchronizes to after `SYN_DROPPED`.

@@ -1,3 +1,5 @@
+import TouchSystem
+
 /// The description of a touchscreen's pass-through mirror: the virtual device the compositor reads
 /// instead of the panel once touchbridged has grabbed it (README "Pass-through").
 ///

@@ -1,5 +1,6 @@
 import CEvdev
 import TouchCore
+import TouchSystem
 
 /// What a pass-through mirror is sent, as kernel events (multitouch protocol B): touches begin, move,
 /// end and are cancelled one by one, and come out as whole frames, each ended by SYN_REPORT.

@@ -1,5 +1,6 @@
 import CEvdev
 import Glibc
+import TouchSystem
 
 /// Where a pass-through mirror's frames go: a uinput device the compositor reads (`UinputDevice`), or
 /// a recording of what it would have been sent (`EvemuWriter`, `touchbridgectl replay --mirror`).

@@ -1,5 +1,6 @@
 import CEvdev
 import Glibc
+import TouchSystem
 
 /// Writes a recording in evemu's format, as `evemu-record` does: the device's description as the
 /// `N:`, `I:`, `P:`, `B:` and `A:` header, then one `E:` line per event (`seconds type code value`).

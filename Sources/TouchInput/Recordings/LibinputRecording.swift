@@ -1,3 +1,5 @@
+import TouchSystem
+
 /// `libinput record`'s files (libinput-record(1), "FILE FORMAT", version 1): YAML with the system, then
 /// per device its evdev description and its events, one `evdev` list per frame:
 ///

@@ -1,3 +1,5 @@
+import TouchSystem
+
 /// A recording of an input device: its description and its events. Four text formats are read:
 ///
 /// - evemu (`evemu-record`): `N:` name, `I:` bus vendor product version (hex), `P:` property bytes,

@@ -1,4 +1,5 @@
 import TouchCore
+import TouchSystem
 
 /// Plays a recording's events through a `FrameAssembler` the way a live device would deliver them.
 ///

@@ -1,3 +1,5 @@
+import TouchSystem
+
 /// A node of a YAML document, with the line it starts on (for error messages).
 struct YAMLNode {
     enum Kind {

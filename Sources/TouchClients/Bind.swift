@@ -1,0 +1,357 @@
+import CLinux
+import Glibc
+import TouchInput
+import TouchProtocol
+import TouchScene
+import TouchSystem
+
+/// A bindings file that cannot be used: the file, the key and what is wrong.
+public struct BindingsError: Error, CustomStringConvertible {
+    public var description: String
+    package init(_ description: String) { self.description = description }
+}
+
+/// `touchbridgectl bind FILE`: runs a command for each gesture, as lisgd does.
+///
+/// FILE is a JSON object from a recognizer name, optionally with a state ("pan:ended"), to an argv:
+/// `{"doubleTap": ["xdotool", "key", "F11"], "swipeLeft": ["playerctl", "next"]}`. A name alone
+/// matches "recognized" and "ended". Commands run without a shell (posix_spawnp), with the default
+/// signal dispositions and mask, are never waited for by the listener (children are reaped as they
+/// exit, on SIGCHLD), and failures are logged as they happen.
+public struct Bindings {
+    public var commands: [(key: String, argv: [String])]
+
+    /// Bindings given on the command line as lisgd's are: `-g 'swipeLeft=playerctl next'`, a name (or
+    /// "name:state"), `=`, and a command split into words as a shell would (quotes and backslashes), but
+    /// run without one.
+    public static func parse(gestures: [String]) throws -> Bindings {
+        var commands: [(String, [String])] = []
+        for g in gestures {
+            guard let eq = g.firstIndex(of: "="), eq != g.startIndex else {
+                throw BindingsError("-g \"\(g)\": expected NAME=COMMAND, such as -g 'swipeLeft=playerctl next'")
+            }
+            let key = String(g[..<eq])
+            let argv: [String]
+            do { argv = try words(String(g[g.index(after: eq)...])) } catch let e as BindingsError {
+                throw BindingsError("-g \"\(g)\": \(e.description)")
+            }
+            guard !argv.isEmpty else { throw BindingsError("-g \"\(g)\": no command after \"=\"") }
+            try checkState(key, where: "-g \"\(g)\"")
+            commands.append((key, argv))
+        }
+        return Bindings(commands: commands)
+    }
+
+    /// A command line split into words: blanks separate, '…' and "…" quote, \\ escapes (in "…" too).
+    package static func words(_ text: String) throws -> [String] {
+        var out: [String] = [], word = "", inWord = false
+        var quote: Character?
+        var escaped = false
+        for c in text {
+            if escaped { word.append(c); escaped = false; inWord = true; continue }
+            if let q = quote {
+                if c == q { quote = nil } else if c == "\\" && q == "\"" { escaped = true } else { word.append(c) }
+                continue
+            }
+            switch c {
+            case " ", "\t":
+                if inWord { out.append(word); word = ""; inWord = false }
+            case "'", "\"": quote = c; inWord = true
+            case "\\": escaped = true
+            default: word.append(c); inWord = true
+            }
+        }
+        guard quote == nil else { throw BindingsError("a quote (\(quote!)) that never closes") }
+        guard !escaped else { throw BindingsError("a backslash at the end") }
+        if inWord { out.append(word) }
+        return out
+    }
+
+    /// A "name:state" key's state must be one its kind has.
+    package static func checkState(_ key: String, where place: String) throws {
+        guard let colon = key.firstIndex(of: ":") else { return }
+        let state = String(key[key.index(after: colon)...])
+        let states = pencilKeys.contains(String(key[..<colon])) ? ["pressed", "released"]
+                                                               : ["recognized", "began", "changed", "ended", "cancelled"]
+        guard states.contains(state) else {
+            let hint = DidYouMean.hint(state, in: states)
+            throw BindingsError("\(place): unknown state \"\(state)\"\(hint); one of \(states.joined(separator: ", "))")
+        }
+    }
+
+    /// The programs that are not on the PATH (or, named with a slash, not an executable file): each
+    /// with the key it is bound to.
+    public func missingPrograms(path: String? = getenv("PATH").map { String(cString: $0) }) -> [(key: String, program: String)] {
+        let dirs = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
+        var missing: [(String, String)] = []
+        var checked: [String: Bool] = [:]
+        for (key, argv) in commands {
+            let program = argv[0]
+            let found = checked[program] ?? {
+                if program.contains("/") { return access(program, X_OK) == 0 }
+                return dirs.contains { access(($0.isEmpty ? "." : $0) + "/" + program, X_OK) == 0 }
+            }()
+            checked[program] = found
+            if !found { missing.append((key, program)) }
+        }
+        return missing
+    }
+
+    public static func parse(_ text: String, file: String) throws -> Bindings {
+        let json: JSON
+        do { json = try JSONParser.parse(text) } catch let e as JSONSyntaxError {
+            throw BindingsError("\(file):\(e.line): column \(e.column): \(e.message)")
+        }
+        guard let members = json.objectValue else {
+            throw BindingsError("\(file): must be an object from recognizer name to a command: {\"doubleTap\": [\"xdotool\", \"key\", \"F11\"]}")
+        }
+        var commands: [(String, [String])] = []
+        for (key, value) in members {
+            guard let array = value.arrayValue, !array.isEmpty,
+                  case let argv = array.compactMap(\.stringValue), argv.count == array.count else {
+                throw BindingsError("\(file): \(key): must be a non-empty array of strings (the program and its arguments; no shell)")
+            }
+            try checkState(key, where: "\(file): \(key)")
+            commands.append((key, argv))
+        }
+        return Bindings(commands: commands)
+    }
+
+    /// The binding key of the daemon's `wake` line (a touch that woke the display, README
+    /// "Screen-aware"): not a recognizer.
+    public static let wakeKey = "wake"
+
+    /// The binding keys of a pen's barrel buttons (`pencil` lines, README "Pens"): `pencil1` for
+    /// BTN_STYLUS, `pencil2` for BTN_STYLUS2; alone they fire on `pressed`, `pencil1:released` on release.
+    public static let pencilKeys = ["pencil1", "pencil2"]
+
+    /// Whether some binding is for the `wake` line.
+    public var bindsWake: Bool { commands.contains { $0.0 == Self.wakeKey } }
+
+    /// The recognizer names the bindings use.
+    public var recognizerNames: [String] {
+        commands.map { key, _ in key.firstIndex(of: ":").map { String(key[..<$0]) } ?? key }
+            .filter { $0 != Self.wakeKey && !Self.pencilKeys.contains($0) }
+    }
+
+    /// Refuses bindings for recognizers `scene` does not have, with the nearest name.
+    public func check(against scene: Scene, file: String) throws {
+        if let problem = unknownNames(in: scene.recognizers.compactMap(\.name), source: scene.source).first {
+            throw BindingsError("\(file): \(problem)")
+        }
+    }
+
+    /// A sentence for each bound name that `names` (a scene's recognizers) lacks, with the nearest one.
+    public func unknownNames(in names: [String], source: String) -> [String] {
+        var seen = Set<String>()
+        return recognizerNames.filter { !names.contains($0) && seen.insert($0).inserted }.map { name in
+            let hint = DidYouMean.hint(name, in: names)
+            return "\"\(name)\": \(source) has no recognizer of that name\(hint); it has \(names.joined(separator: ", "))"
+        }
+    }
+
+    /// The recognizer names of a scene line (`{"event":"scene","scene":{…}}`), its client scenes' included.
+    package static func recognizerNames(ofSceneLine json: JSON) -> [String] {
+        var names: [String] = []
+        func walk(_ views: JSON?) {
+            for v in views?.arrayValue ?? [] {
+                for r in v["recognizers"]?.arrayValue ?? [] { if let n = r["name"]?.stringValue, !n.isEmpty { names.append(n) } }
+                walk(v["subviews"])
+            }
+        }
+        walk(json["scene"]?["views"])
+        return names
+    }
+
+    /// The commands for a gesture line's recognizer and state.
+    public func matches(recognizer: String, state: String) -> [[String]] {
+        if state == "wake" { return commands.filter { $0.0 == Self.wakeKey }.map(\.1) }
+        return commands.filter { key, _ in
+            if key == "\(recognizer):\(state)" { return true }
+            return key == recognizer && (state == "recognized" || state == "ended" || state == "pressed")
+        }.map(\.argv)
+    }
+
+    /// Starts `argv` without a shell and without waiting; the environment gets TOUCHBRIDGE_* variables.
+    public static func spawn(_ argv: [String], environment extra: [String: String]) -> Int32? {
+        var env: [String] = []
+        var e = environ
+        while let p = e.pointee { env.append(String(cString: p)); e += 1 }
+        for (k, v) in extra.sorted(by: { $0.key < $1.key }) { env.append("\(k)=\(v)") }
+        var pid: pid_t = 0
+        let cArgs = argv.map { strdup($0) } + [nil]
+        let cEnv = env.map { strdup($0) } + [nil]
+        // The listener blocks the signals it takes through signalfd; a command starts with none
+        // blocked and every signal at its default.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        defer {
+            posix_spawnattr_destroy(&attributes)
+            for p in cArgs { free(p) }
+            for p in cEnv { free(p) }
+        }
+        let rc = posix_spawnp(&pid, argv[0], nil, &attributes, cArgs, cEnv)
+        if rc != 0 {
+            errno = rc
+            return nil
+        }
+        return pid
+    }
+}
+
+extension Ctl {
+    /// `bind FILE`: a long-running agent. When the daemon goes away (a restart, an upgrade) it connects
+    /// again, waiting 0.5 s, then twice as long each time up to 10 s, and logs each attempt; SIGTERM or
+    /// SIGINT ends it. Commands are reaped as they exit (SIGCHLD), so a failure is logged when it
+    /// happens and no child is left a zombie. Each time the daemon's scene changes (the scene topic),
+    /// bound names it lacks are logged, with the nearest name.
+    package static let bind = Command("bind", operands: "[FILE]",
+        "run a command per gesture: FILE maps a recognizer name (or \"name:state\") to an argv,\ne.g. {\"doubleTap\": [\"xdotool\", \"key\", \"F11\"]}, and -g binds one on the command line;\nnames the daemon's scene lacks are logged; reconnects when the daemon restarts", options: [
+        .option("gesture", "NAME=COMMAND", "bind one gesture without a file, as lisgd's -g: -g 'swipeLeft=playerctl next'\n(repeatable; the command is split into words as a shell would, and run without one)", short: "g"),
+        .flag("allow-missing", "start even when a bound program is not on the PATH (it is logged when it fails)"),
+        DaemonSocket.option,
+        .option("scene", "FILE", "check the names against this scene file first: names it lacks are errors"),
+    ]) { a in
+        let gestures = a.values("gesture")
+        guard a.positional.count == 1 || (a.positional.isEmpty && !gestures.isEmpty) else {
+            throw Arguments.Failure(description: a.positional.isEmpty
+                ? "touchbridgectl bind: name a bindings file, or bind gestures with -g NAME=COMMAND (see --help)"
+                : "touchbridgectl bind: one bindings file, not \(a.positional.count)")
+        }
+        let file = a.positional.first ?? "-g"
+        var bindings = try Bindings.parse(gestures: gestures)
+        if let path = a.positional.first {
+            bindings.commands = try Bindings.parse(try Files.readText(path), file: path).commands + bindings.commands
+        }
+        if let scenePath = a["scene"] { try bindings.check(against: try Scene.load(path: scenePath), file: file) }
+        // Every program is looked up before the first gesture, not on each one.
+        let missing = bindings.missingPrograms()
+        if !missing.isEmpty && !a.has("allow-missing") {
+            let list = missing.map { "\"\($0.program)\" (for \($0.key))" }.joined(separator: ", ")
+            throw BindingsError("\(file): not on the PATH: \(list); install \(missing.count == 1 ? "it" : "them") (examples/bindings.json needs "
+                                + "Debian's libnotify-bin, playerctl and wvkbd), or start anyway with --allow-missing")
+        }
+        let log = Logger(program: "touchbridgectl bind")
+        for m in missing { log.warning("\(file): \"\(m.program)\" (for \(m.key)) is not on the PATH: it will fail until it is installed") }
+        let path = try DaemonSocket.path(a)
+        let signals = try SignalReceiver([SIGCHLD, SIGTERM, SIGINT])
+        var running: [pid_t: String] = [:]
+        var wait = 0.5
+        var attempt = 0
+        /// The unknown names last logged: said again only when they change.
+        var told: [String] = []
+        while true {
+            let client: SocketClient
+            do {
+                client = try SocketClient(path: path)
+                try client.subscribe(["gestures", "scene"] + (bindings.bindsWake ? ["devices"] : []))
+                if attempt > 0 { log.info("connected to \(path) again") }
+                FileHandleStandardError.write("touchbridgectl bind: connected, \(counted(bindings.commands.count, "binding")) (\(path))")
+                attempt = 0
+                wait = 0.5
+            } catch {
+                attempt += 1
+                log.warning("\(error); trying again in \(wait) s (attempt \(attempt))")
+                if !sleep(wait, signals: signals, running: &running, log: log) { return 0 }
+                wait = min(wait * 2, 10)
+                continue
+            }
+            // Gestures, scene changes and signals, as they come.
+            var fds = [pollfd(fd: client.fd.rawValue, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: signals.fd.rawValue, events: Int16(POLLIN), revents: 0)]
+            var connected = true
+            while connected {
+                guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { break }
+                if fds[1].revents != 0 {
+                    if !handle(signals.take(), running: &running, log: log) { return 0 }
+                }
+                if fds[0].revents != 0 {
+                    connected = client.readAvailable { line in
+                        guard let json = try? JSONParser.parse(String(decoding: line, as: UTF8.self)) else { return }
+                        switch json["event"]?.stringValue {
+                        case "gesture": run(json, line: line, bindings: bindings, running: &running, log: log)
+                        case "wake":
+                            // A touch woke the display: its binding runs as a recognizer's would, state "wake".
+                            var named = json
+                            if case .object(var members) = json {
+                                members.append(("recognizer", .string(Bindings.wakeKey)))
+                                members.append(("state", .string("wake")))
+                                named = .object(members)
+                            }
+                            run(named, line: line, bindings: bindings, running: &running, log: log)
+                        case "pencil":
+                            // A barrel button: bound as "pencil1"/"pencil2", its state "pressed" or "released".
+                            guard case .object(var members) = json, let b = json["button"]?.intValue else { break }
+                            members.append(("recognizer", .string("pencil\(b)")))
+                            run(.object(members), line: line, bindings: bindings, running: &running, log: log)
+                        case "scene":
+                            let unknown = bindings.unknownNames(in: Bindings.recognizerNames(ofSceneLine: json), source: "the daemon's scene")
+                            if unknown != told { for u in unknown { log.warning("\(file): \(u)") } }
+                            told = unknown
+                        default: break
+                        }
+                    }
+                }
+            }
+            log.warning("\(path): the daemon closed the connection; connecting again")
+        }
+    }
+
+    /// A gesture line: the commands bound to its recognizer and state.
+    private static func run(_ json: JSON, line: [UInt8], bindings: Bindings, running: inout [pid_t: String], log: Logger) {
+        guard let name = json["recognizer"]?.stringValue, let state = json["state"]?.stringValue else { return }
+        for argv in bindings.matches(recognizer: name, state: state) {
+            var env = ["TOUCHBRIDGE_RECOGNIZER": name, "TOUCHBRIDGE_STATE": state,
+                       "TOUCHBRIDGE_GESTURE": String(decoding: line, as: UTF8.self)]
+            if let x = json["x"]?.numberValue, let y = json["y"]?.numberValue {
+                env["TOUCHBRIDGE_X"] = "\(x)"
+                env["TOUCHBRIDGE_Y"] = "\(y)"
+            }
+            if let pid = Bindings.spawn(argv, environment: env) {
+                running[pid] = argv.joined(separator: " ")
+            } else {
+                log.error("\(name) \(state): cannot run \(argv[0]): \(Errno.current)")
+            }
+        }
+    }
+
+    /// Signals: SIGCHLD reaps, SIGTERM and SIGINT end the agent (false).
+    private static func handle(_ taken: [Int32], running: inout [pid_t: String], log: Logger) -> Bool {
+        for s in taken {
+            if s == SIGCHLD { reap(&running, log) }
+            if s == SIGTERM || s == SIGINT { return false }
+        }
+        return true
+    }
+
+    /// Waits `seconds`, reaping children meanwhile; false when told to stop.
+    private static func sleep(_ seconds: Double, signals: SignalReceiver, running: inout [pid_t: String], log: Logger) -> Bool {
+        let end = monotonicNow() + seconds
+        while true {
+            let left = end - monotonicNow()
+            if left <= 0 { return true }
+            var fd = pollfd(fd: signals.fd.rawValue, events: Int16(POLLIN), revents: 0)
+            if poll(&fd, 1, Int32(left * 1000) + 1) > 0 && !handle(signals.take(), running: &running, log: log) { return false }
+        }
+    }
+
+    /// Collects finished commands without blocking and logs the ones that failed.
+    package static func reap(_ running: inout [pid_t: String], _ log: Logger) {
+        while true {
+            var status: Int32 = 0
+            let pid = waitpid(-1, &status, WNOHANG)
+            guard pid > 0 else { return }
+            let command = running.removeValue(forKey: pid) ?? "pid \(pid)"
+            let exited = status & 0x7f == 0
+            let code = (status >> 8) & 0xff
+            if !exited { log.warning("\"\(command)\" was killed by signal \(status & 0x7f)") }
+            else if code != 0 { log.warning("\"\(command)\" failed with exit status \(code)") }
+        }
+    }
+}

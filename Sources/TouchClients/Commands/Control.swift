@@ -1,0 +1,108 @@
+import TouchInput
+import TouchProtocol
+import TouchScene
+import TouchSystem
+
+/// touchbridgectl's control commands (protocol 2): each sends one command and prints the daemon's
+/// answer; a refusal is printed on stderr and exits 1.
+extension Ctl {
+    /// `set rotation DEG [--device N|NAME]` (every device when no --device).
+    package static let setRotation = Command("set rotation", operands: "DEG",
+        "turn a device (default: every device, those plugged in later too) by 0, 90, 180 or 270\ndegrees clockwise, from its next touch sequence on", options: [
+        .option("device", "N|NAME", "the device: its index (the \"device\" of touch and device lines), or a\nname or shell pattern matched against device names and nodes (\"N-Trig*\")"),
+        DaemonSocket.option,
+    ]) { a in
+        try a.expect(1, "the degrees: 0, 90, 180 or 270")
+        guard let degrees = Int(a.positional[0]), CoordinateMapping.Rotation(rawValue: degrees) != nil else {
+            throw Arguments.Failure(description: "touchbridgectl set rotation: takes 0, 90, 180 or 270 (degrees clockwise), not \"\(a.positional[0])\"")
+        }
+        var w = JSONWriter()
+        w.beginObject(); w.key("set"); w.beginObject()
+        w.key("device")
+        if let d = a["device"] {
+            if let n = Int(d) {
+                guard n >= 0 else { throw Arguments.Failure(description: "touchbridgectl set rotation: --device takes an index ≥ 0 or a name, not \"\(d)\"") }
+                w.int(n)
+            } else {
+                w.string(d)
+            }
+        } else {
+            w.string("*")
+        }
+        w.key("rotation"); w.int(degrees)
+        w.endObject(); w.endObject()
+        return try command(a, w.bytes)
+    }
+
+    /// `set display off|on`: for the idle manager (swayidle, hypridle), next to the command that turns
+    /// the outputs off or on.
+    package static let setDisplay = Command("set display", operands: "off|on",
+        "tell the daemon the display was turned off or on: while it is off, a touch only wakes it\n(a \"wake\" line on the devices topic; no view, gesture or app gets it), and after on,\ntouches within --wake-holdoff are swallowed too; needs the panel grabbed (pass-through)", options: [
+        DaemonSocket.option,
+    ]) { a in
+        try a.expect(1, "off or on")
+        let state = a.positional[0]
+        guard state == "off" || state == "on" else {
+            let hint = DidYouMean.hint(state, in: ["off", "on"])
+            throw Arguments.Failure(description: "touchbridgectl set display: takes off or on, not \"\(state)\"\(hint)")
+        }
+        return try command(a, Array(#"{"set":{"display":"\#(state)"}}"#.utf8))
+    }
+
+    package static let enable = recognizerSwitch(true)
+    package static let disable = recognizerSwitch(false)
+
+    /// `enable NAME...` / `disable NAME...`: names or shell patterns.
+    private static func recognizerSwitch(_ enabled: Bool) -> Command {
+        let verb = enabled ? "enable" : "disable"
+        return Command(verb, operands: "NAME...", enabled
+            ? "enable recognizers, by name or shell pattern (\"edge*\")"
+            : "disable recognizers, by name or shell pattern (\"edge*\"): a gesture under way is cancelled",
+            options: [DaemonSocket.option]) { a in
+            guard !a.positional.isEmpty else {
+                throw Arguments.Failure(description: "touchbridgectl \(verb): name at least one recognizer (or a pattern such as \"edge*\")")
+            }
+            var w = JSONWriter()
+            w.beginObject(); w.key("set"); w.beginObject()
+            w.key("recognizers"); w.beginArray()
+            for n in a.positional { w.string(n) }
+            w.endArray()
+            w.key("enabled"); w.bool(enabled)
+            w.endObject(); w.endObject()
+            return try command(a, w.bytes)
+        }
+    }
+
+    /// Sends one control command and waits for its answer.
+    private static func command(_ a: Arguments, _ line: [UInt8]) throws -> Int32 {
+        let client = try SocketClient(path: try DaemonSocket.path(a))
+        try client.send(String(decoding: line, as: UTF8.self))
+        switch answer(client) {
+        case .ok(let warning?):
+            FileHandleStandardError.write("touchbridgectl: warning: \(warning)\n")
+            return 0
+        case .ok: return 0
+        case .refused(let message):
+            FileHandleStandardError.write("touchbridgectl: the daemon refused: \(message)\n")
+            return 1
+        case .closed:
+            FileHandleStandardError.write("touchbridgectl: the daemon closed the connection before answering\n")
+            return 1
+        }
+    }
+
+    package enum Answer { case ok(warning: String?), refused(String), closed }
+
+    /// The answer to the command just sent: its `ok` or `error` line (other lines are skipped).
+    package static func answer(_ client: SocketClient) -> Answer {
+        while let line = client.readLine() {
+            guard let json = try? JSONParser.parse(String(decoding: line, as: UTF8.self)) else { continue }
+            switch json["event"]?.stringValue {
+            case "ok": return .ok(warning: json["warning"]?.stringValue)
+            case "error": return .refused(json["message"]?.stringValue ?? "")
+            default: continue
+            }
+        }
+        return .closed
+    }
+}

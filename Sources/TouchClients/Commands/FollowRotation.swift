@@ -1,0 +1,363 @@
+import CSystemd
+import Glibc
+import TouchInput
+import TouchProtocol
+import TouchScene
+import TouchSystem
+
+/// `touchbridgectl follow-rotation iio|sway` (README "Screen-aware"): keeps the touchscreen turned with
+/// the screen. `iio` claims the accelerometer from iio-sensor-proxy on the system D-Bus (the service
+/// Phosh, GNOME and KDE read) and follows its `AccelerometerOrientation`; `sway` follows sway's output
+/// transform over its IPC socket. Each change becomes `{"set":{"device":…,"rotation":…}}` to the daemon,
+/// which applies it from the device's next touch sequence on (with the built-in scene, the window turns
+/// too). Single-threaded: sd-bus's descriptor, or sway's socket, and the signals share one epoll loop.
+package enum FollowRotation {
+    /// What a source says → degrees clockwise for `set rotation` (and a flip, for sway's flipped
+    /// transforms).
+    ///
+    /// iio-sensor-proxy names the screen edge that points up: "left-up" is the device turned a quarter
+    /// clockwise, its left edge now on top, and the picture turned a quarter counterclockwise to stay
+    /// upright (xrandr's "left", whose touch matrix is 0 −1 1 / 1 0 0). TouchBridge's rotation 90 maps
+    /// the panel's (x, y) to (1 − y, x): that same matrix. So left-up → 90, bottom-up → 180, right-up →
+    /// 270 (xrandr's "right", 0 1 0 / −1 0 1), normal → 0; "undefined" (flat on a table) changes nothing.
+    package static let iioDefaults: [(String, Int)] = [("normal", 0), ("left-up", 90), ("bottom-up", 180), ("right-up", 270)]
+    /// sway's `transform` of an output: its degrees, flipped ones with flipX.
+    package static let swayDefaults: [(String, Int)] = [("normal", 0), ("90", 90), ("180", 180), ("270", 270),
+                                                ("flipped", 0), ("flipped-90", 90), ("flipped-180", 180), ("flipped-270", 270)]
+
+    package static let proxyName = "net.hadess.SensorProxy", proxyPath = "/net/hadess/SensorProxy"
+
+    /// `--map left-up=270,right-up=90`: entries replacing the defaults (a panel mounted turned).
+    package static func map(_ text: String?, defaults: [(String, Int)], source: String) throws -> [String: Int] {
+        var m = Dictionary(uniqueKeysWithValues: defaults)
+        guard let text else { return m }
+        for item in text.split(separator: ",") {
+            let kv = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard kv.count == 2, m[kv[0]] != nil, let deg = Int(kv[1]), CoordinateMapping.Rotation(rawValue: deg) != nil else {
+                throw Arguments.Failure(description: "touchbridgectl follow-rotation: --map takes NAME=DEG pairs, NAME one of "
+                    + "\(defaults.map(\.0).joined(separator: ", ")) (\(source)) and DEG 0, 90, 180 or 270; not \"\(item)\"")
+            }
+            m[kv[0]] = deg
+        }
+        return m
+    }
+
+    /// Tells the daemon, and keeps telling it: the rotation the source last asked for is sent again
+    /// whenever a daemon appears on the socket (started late, restarted, upgraded), since a new daemon
+    /// begins at its scene's rotation while the screen stays turned. A connection subscribed to
+    /// nothing watches the socket in the loop; when it ends, connecting again is tried with backoff
+    /// (0.5 s doubling to 10 s, as `mqtt` does). A refusal is logged and not repeated.
+    package final class Sender {
+        let socket: String
+        let device: String
+        let log: Logger
+        /// What the source asked for last: its words (for the log), degrees, and sway's flip.
+        private var desired: (what: String, rotation: Int, flip: Bool?)?
+        /// Whether the daemon being watched has `desired` (it answered ok, or refused it).
+        private var settled = false
+        private var watch: SocketClient?
+        private var retry: Timer?
+        private var backoff = Backoff(maximum: 10)
+        private var loop: EventLoop?
+
+        init(socket: String, device: String, log: Logger) {
+            self.socket = socket
+            self.device = device
+            self.log = log
+        }
+
+        /// Starts watching the daemon's socket in `loop` (until `stopWatching`).
+        func watch(in loop: EventLoop) throws {
+            self.loop = loop
+            let timer = try Timer()
+            retry = timer
+            try loop.add(timer.fd) { [unowned self] _ in
+                timer.acknowledge()
+                connectWatch()
+            }
+            connectWatch()
+        }
+
+        /// Removes the handlers from the loop (they hold this sender).
+        func stopWatching() {
+            guard let loop else { return }
+            if let w = watch { loop.remove(w.fd) }
+            if let r = retry { loop.remove(r.fd) }
+            watch = nil
+            retry = nil
+            self.loop = nil
+        }
+
+        private func connectWatch() {
+            guard let loop, watch == nil else { return }
+            do {
+                let c = try SocketClient(path: socket)
+                try c.subscribe([])
+                try loop.add(c.fd) { [unowned self, unowned c] _ in
+                    if !c.readAvailable({ _ in }) { watchLost() }
+                }
+                watch = c
+                backoff.reset()
+                if let d = desired, !settled {
+                    log.info("the daemon is there: \(d.what) again")
+                    send(d.what, rotation: d.rotation, flip: d.flip)
+                }
+            } catch {
+                if backoff.isFirst { log.warning("\(error); the rotation is sent when the daemon is there") }
+                retry?.arm(at: monotonicNow() + backoff.next())
+            }
+        }
+
+        private func watchLost() {
+            if let w = watch { loop?.remove(w.fd) }
+            watch = nil
+            settled = false
+            log.warning("the daemon went away; the rotation is sent again when it is back")
+            retry?.arm(at: monotonicNow() + backoff.delay)
+        }
+
+        func send(_ what: String, rotation: Int, flip: Bool? = nil) {
+            desired = (what, rotation, flip)
+            settled = false
+            var w = JSONWriter()
+            w.beginObject(); w.key("set"); w.beginObject()
+            w.key("device")
+            if let n = Int(device) { w.int(n) } else { w.string(device) }
+            w.key("rotation"); w.int(rotation)
+            if let flip { w.key("flipX"); w.bool(flip) }
+            w.endObject(); w.endObject()
+            do {
+                let client = try SocketClient(path: socket)
+                try client.send(w.string)
+                switch Ctl.answer(client) {
+                case .ok:
+                    log.info("\(what): rotation \(rotation)°\(flip == true ? ", flipped" : "") for device \(device)")
+                    settled = true
+                case .refused(let message):
+                    log.error("\(what): the daemon refused: \(message)")
+                    settled = true
+                case .closed: log.error("\(what): the daemon closed the connection before answering")
+                }
+            } catch {
+                log.error("\(what): \(error)")
+            }
+        }
+    }
+
+    // MARK: iio-sensor-proxy
+
+    /// Follows the accelerometer until SIGTERM or SIGINT (the claim is released) or the bus goes away.
+    package static func iio(_ sender: Sender, map: [String: Int], log: Logger) throws -> Int32 {
+        let bus = try SystemBus()
+        let loop = try EventLoop()
+        let signals = try SignalReceiver([SIGTERM, SIGINT])
+        var claimed = false
+        /// The unique name owning net.hadess.SensorProxy: the only sender whose PropertiesChanged is
+        /// believed (any connection on the bus may emit a signal with that path and interface).
+        var owner: String?
+        func apply(_ orientation: String) {
+            guard let deg = map[orientation] else {
+                if orientation != "undefined" { log.warning("iio-sensor-proxy says \"\(orientation)\", which has no rotation: ignored") }
+                return
+            }
+            sender.send(orientation, rotation: deg)
+        }
+        func claim() {
+            guard let o = bus.owner(of: proxyName) else {
+                owner = nil
+                log.warning("iio-sensor-proxy (\(proxyName)) is not on the system bus; waiting for it")
+                return
+            }
+            owner = o
+            do {
+                try bus.call(proxyName, proxyPath, proxyName, "ClaimAccelerometer").map { _ = sd_bus_message_unref($0) }
+                claimed = true
+                log.info("claimed the accelerometer of iio-sensor-proxy")
+                apply(try bus.stringProperty(proxyName, proxyPath, proxyName, "AccelerometerOrientation"))
+            } catch {
+                log.error("iio-sensor-proxy: \(error)")
+            }
+        }
+        try bus.match("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(proxyName)'") { m in
+            // Only the bus itself says who owns a name.
+            guard SystemBus.sender(m) == "org.freedesktop.DBus", let change = SystemBus.ownerChange(m), change.name == proxyName else { return }
+            if change.owner != nil {
+                log.info("iio-sensor-proxy is back")
+                claim()
+            } else {
+                claimed = false
+                owner = nil
+                log.warning("iio-sensor-proxy went away; waiting for it to come back")
+            }
+        }
+        try bus.match("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='\(proxyPath)'") { m in
+            let (interface, changed) = SystemBus.changedStrings(m)
+            guard interface == proxyName, let o = changed["AccelerometerOrientation"] else { return }
+            let sender = SystemBus.sender(m)
+            guard let owner, sender == owner else {
+                log.debug("ignored a PropertiesChanged of \(proxyPath) from \(sender ?? "an unnamed sender"), which does not own \(proxyName) (\(owner ?? "nobody does"))")
+                return
+            }
+            apply(o)
+        }
+        try sender.watch(in: loop)
+        defer { sender.stopWatching() }                 // its handlers hold it
+        claim()
+        var status: Int32 = 0
+        try loop.add(bus.fd) { _ in
+            if !bus.process() {
+                log.error("the system bus closed the connection")
+                status = 1
+                loop.stop()
+            }
+        }
+        try loop.add(signals.fd) { _ in
+            if !signals.take().isEmpty { loop.stop() }
+        }
+        _ = bus.process()
+        loop.run()
+        // The handlers hold the loop, the bus and the signals: let go of them (no cycle outlives this).
+        loop.remove(bus.fd)
+        loop.remove(signals.fd)
+        if claimed && status == 0 {
+            _ = try? bus.call(proxyName, proxyPath, proxyName, "ReleaseAccelerometer").map { sd_bus_message_unref($0) }
+            log.info("released the accelerometer")
+        }
+        bus.close()
+        return status
+    }
+
+    // MARK: sway
+
+    /// sway's IPC (sway-ipc(7)): "i3-ipc", the payload's length and the message type as 32-bit numbers
+    /// in the host's order, then JSON.
+    package final class SwayIPC {
+        let fd: FileDescriptor
+        private var buffer: [UInt8] = []
+
+        static let subscribe: UInt32 = 2, getOutputs: UInt32 = 3, outputEvent: UInt32 = 0x8000_0001
+
+        init(path: String) throws {
+            do { fd = try UnixSocket.connect(to: try UnixSocketAddress(path)) } catch {
+                throw SocketError("sway's IPC socket \(path): \(error) (is sway running? SWAYSOCK names its socket)")
+            }
+        }
+
+        deinit { fd.close() }
+
+        func send(_ type: UInt32, _ payload: String) throws {
+            var bytes = Array("i3-ipc".utf8)
+            withUnsafeBytes(of: UInt32(payload.utf8.count)) { bytes += $0 }
+            withUnsafeBytes(of: type) { bytes += $0 }
+            bytes += Array(payload.utf8)
+            try UnixSocket.sendAll(fd, bytes, to: "sway")
+        }
+
+        /// The next whole message, reading as needed (blocking); nil when sway closed the socket.
+        func receive() -> (type: UInt32, payload: JSON?)? {
+            while true {
+                if buffer.count >= 14 {
+                    let length = buffer[6..<10].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+                    let type = buffer[10..<14].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+                    guard buffer.starts(with: Array("i3-ipc".utf8)), length < 16 << 20 else { return nil }
+                    if buffer.count >= 14 + Int(length) {
+                        let payload = Array(buffer[14..<(14 + Int(length))])
+                        buffer.removeFirst(14 + Int(length))
+                        return (type, try? JSONParser.parse(String(decoding: payload, as: UTF8.self)))
+                    }
+                }
+                var chunk = [UInt8](repeating: 0, count: 65536)
+                let n = chunk.withUnsafeMutableBytes { read(fd.rawValue, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return nil }
+                buffer += chunk.prefix(n)
+            }
+        }
+
+        /// Whether a whole message is already buffered.
+        var hasMessage: Bool {
+            guard buffer.count >= 14 else { return false }
+            let length = buffer[6..<10].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+            return buffer.count >= 14 + Int(length)
+        }
+    }
+
+    /// Follows sway's output transform until SIGTERM or SIGINT, or until sway goes away (exit 1, so that
+    /// a user service restarts it with sway).
+    package static func sway(_ sender: Sender, map: [String: Int], output: String?, socket: String, log: Logger) throws -> Int32 {
+        let events = try SwayIPC(path: socket)
+        try events.send(SwayIPC.subscribe, #"["output"]"#)
+        guard let answer = events.receive(), answer.payload?["success"]?.boolValue == true else {
+            throw SocketError("sway did not accept the subscription to output events")
+        }
+        var current: String?
+        func follow() throws {
+            let query = try SwayIPC(path: socket)
+            try query.send(SwayIPC.getOutputs, "")
+            guard let reply = query.receive(), let outputs = reply.payload?.arrayValue else { return }
+            let chosen = outputs.first { o in
+                output.map { o["name"]?.stringValue == $0 } ?? (o["active"]?.boolValue == true)
+            }
+            guard let o = chosen else {
+                log.warning("sway has no output \(output.map { "named \"\($0)\"" } ?? "that is active")")
+                return
+            }
+            let transform = o["transform"]?.stringValue ?? "normal"
+            guard transform != current, let deg = map[transform] else { return }
+            current = transform
+            sender.send("\(o["name"]?.stringValue ?? "output") \(transform)", rotation: deg, flip: transform.hasPrefix("flipped"))
+        }
+        let loop = try EventLoop()
+        let signals = try SignalReceiver([SIGTERM, SIGINT])
+        try sender.watch(in: loop)
+        defer { sender.stopWatching() }                 // its handlers hold it
+        try follow()
+        var status: Int32 = 0
+        try loop.add(events.fd) { _ in
+            repeat {
+                guard let m = events.receive() else {
+                    log.warning("sway closed its IPC socket")
+                    status = 1
+                    loop.stop()
+                    return
+                }
+                if m.type == SwayIPC.outputEvent { try? follow() }
+            } while events.hasMessage
+        }
+        try loop.add(signals.fd) { _ in
+            if !signals.take().isEmpty { loop.stop() }
+        }
+        loop.run()
+        loop.remove(events.fd)
+        loop.remove(signals.fd)
+        return status
+    }
+}
+
+extension Ctl {
+    package static let followRotation = Command("follow-rotation", operands: "iio|sway",
+        "keep touchscreens turned with the screen: iio follows iio-sensor-proxy's accelerometer on the\nsystem D-Bus (claimed while it runs), sway follows a sway output's transform; each change is a\n`set rotation` from the device's next touch sequence on", options: [
+        .option("device", "N|NAME", "the device to turn: an index, or a name or shell pattern (default: every device)"),
+        .option("map", "NAME=DEG,...", "override the table from the source's names to degrees clockwise (iio: normal,\nleft-up, bottom-up, right-up; sway: normal, 90, 180, 270, flipped…), for a\npanel mounted turned"),
+        .option("output", "NAME", "sway: the output to follow (default: the first active one)"),
+        .option("swaysock", "PATH", "sway: its IPC socket (default: $SWAYSOCK)"),
+        .flag("verbose", "log what is ignored too (iio: signals from a connection that does not own\nnet.hadess.SensorProxy)"),
+        DaemonSocket.option,
+    ]) { a in
+        try a.expect(1, "the source: iio or sway")
+        let log = Logger(program: "touchbridgectl follow-rotation", level: a.has("verbose") ? .debug : .info)
+        let sender = FollowRotation.Sender(socket: try DaemonSocket.path(a), device: a["device"] ?? "*", log: log)
+        switch a.positional[0] {
+        case "iio":
+            return try FollowRotation.iio(sender, map: try FollowRotation.map(a["map"], defaults: FollowRotation.iioDefaults, source: "iio-sensor-proxy's orientations"), log: log)
+        case "sway":
+            guard let sock = a["swaysock"] ?? getenv("SWAYSOCK").map({ String(cString: $0) }) else {
+                throw Arguments.Failure(description: "touchbridgectl follow-rotation sway: SWAYSOCK is not set (run it in the sway session, or pass --swaysock PATH)")
+            }
+            return try FollowRotation.sway(sender, map: try FollowRotation.map(a["map"], defaults: FollowRotation.swayDefaults, source: "sway's transforms"),
+                                          output: a["output"], socket: sock, log: log)
+        default:
+            throw Arguments.Failure(description: "touchbridgectl follow-rotation: the source is iio or sway, not \"\(a.positional[0])\"")
+        }
+    }
+}

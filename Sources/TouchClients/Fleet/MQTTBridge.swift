@@ -1,0 +1,511 @@
+import Glibc
+import TouchInput
+import TouchProtocol
+import TouchScene
+import TouchSystem
+
+/// `touchbridgectl mqtt` (README "Fleets and Home Assistant"): a client of the daemon's socket and of an
+/// MQTT broker, in its own process (the daemon stays without network access). One epoll loop holds the
+/// daemon's socket, the broker's socket (MQTTConnection), the timers and the signals.
+///
+/// What it publishes under `prefix`:
+/// - `status`: `online` while it reads the daemon and the broker has it, `offline` otherwise (the broker's
+///   last will too), retained;
+/// - `gesture/<recognizer>`: each gesture line; `devices`: the touchscreens present, retained;
+///   `activity`: `{"touching":…,"lastTouch":…}` retained, when the first finger lands or the last lifts;
+///   `wake`: each wake line (a touch while the display is off); `pencil`: each barrel button line;
+/// - Home Assistant discovery (retained): a device trigger per recognizer of the served scene (cleared
+///   when it goes; a continuous one's end a second), a wake trigger, a timestamp sensor of the last
+///   touch, a binary sensor for touching, and with `control` a switch per recognizer;
+/// - with `control`: `command` messages are the socket's `set` lines (with `allowScenes`, `scene` lines
+///   without actions too), passed to the daemon and answered on `command/result`. Anyone who may
+///   publish there reaches the daemon with this process's rights, so the topic takes least: no
+///   actions (keystrokes) ever, no retained command (the broker would replay it at every reconnect),
+///   nothing over 16 KiB (docs/mqtt.md, "What the command topic lets through").
+public final class MQTTBridge {
+    package let config: MQTTConfig
+    package let socketPath: String
+    package let log: Logger
+    package let loop: EventLoop
+    package let broker: MQTTConnection
+    private let retry: Timer
+    private var daemon: SocketClient?
+    private var daemonBackoff = Backoff(maximum: 10)
+    private var devices: [(index: Int, line: JSON)] = []
+    private var touching: Set<String> = []
+    /// A recognizer of the served scene, as discovery announces it.
+    package struct SceneRecognizer {
+        var name: String
+        var enabled: Bool
+        /// A tap or a swipe: its gesture is one `recognized` line, not began … ended.
+        var discrete: Bool
+    }
+    private var recognizers: [SceneRecognizer] = []
+    /// Discovery topics published (retained), to clear those of recognizers that went away.
+    private var announced: Set<String> = []
+    /// Command lines sent to the daemon, waiting for their answer (the daemon answers in order): what
+    /// the log says of each once answered.
+    private var pendingCommands: [String] = []
+    package private(set) var exitStatus: Int32 = 0
+
+    package var statusTopic: String { config.prefix + "/status" }
+    package var commandTopic: String { config.prefix + "/command" }
+    /// The node id of discovery topics: the prefix as one topic level.
+    package var nodeID: String { String(config.prefix.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" ? $0 : "_" }) }
+
+    package init(config: MQTTConfig, socketPath: String, log: Logger) throws {
+        self.config = config
+        self.socketPath = socketPath
+        self.log = log
+        loop = try EventLoop()
+        retry = try Timer()
+        broker = try MQTTConnection(config: config, clientID: "touchbridge:" + config.prefix, willTopic: config.prefix + "/status",
+                                    loop: loop, log: log)
+        broker.onConnected = { [unowned self] in brokerConnected() }
+        broker.onMessage = { [unowned self] topic, payload, retained in message(topic, payload, retained: retained) }
+        try loop.add(retry.fd) { [unowned self] _ in
+            retry.acknowledge()
+            connectDaemon()
+        }
+    }
+
+    /// Runs until SIGTERM or SIGINT: `offline` is published, then the broker is left cleanly.
+    package func run() throws -> Int32 {
+        let signals = try SignalReceiver([SIGTERM, SIGINT])
+        try loop.add(signals.fd) { [unowned self] _ in
+            if !signals.take().isEmpty { loop.stop() }
+        }
+        log.info("bridging \(socketPath) to \(config.summary)")
+        if let w = config.cleartextPasswordWarning { log.warning(w) }
+        if config.control && !mayControl() {
+            log.warning("control is on, but this process (uid \(getuid())) is neither root nor the daemon's user: "
+                        + "it must be in touchbridged's --control-group, or the daemon refuses the commands")
+        }
+        broker.start()
+        connectDaemon()
+        loop.run()
+        broker.publish(statusTopic, Array("offline".utf8), retain: true, qos: 1)
+        broker.close()
+        loop.remove(signals.fd)
+        loop.remove(retry.fd)
+        if let d = daemon { loop.remove(d.fd) }
+        return exitStatus
+    }
+
+    /// Root, or the owner of the daemon's socket (its user), may control it.
+    private func mayControl() -> Bool {
+        var st = stat()
+        return getuid() == 0 || (stat(socketPath, &st) == 0 && st.st_uid == getuid())
+    }
+
+    // MARK: The daemon
+
+    private func connectDaemon() {
+        guard daemon == nil else { return }
+        do {
+            let c = try SocketClient(path: socketPath)
+            // Activity from the daemon's activity lines: every touch line is read only when touches are
+            // forwarded.
+            var topics = ["gestures", "devices", "scene", "activity"]
+            if config.topics.contains("touches") { topics.append("touches") }
+            if config.topics.contains("recognizers") { topics.append("recognizers") }
+            try c.subscribe(topics)
+            daemon = c
+            daemonBackoff.reset()
+            try loop.add(c.fd) { [unowned self, unowned c] _ in
+                if !c.readAvailable({ line($0) }) { daemonLost() }
+            }
+            log.info("reading \(socketPath)")
+            broker.publish(statusTopic, Array("online".utf8), retain: true, qos: 1)
+        } catch {
+            let wait = daemonBackoff.next()
+            log.warning("\(error); trying again in \(wait) s")
+            retry.arm(at: monotonicNow() + wait)
+        }
+    }
+
+    private func daemonLost() {
+        if let d = daemon { loop.remove(d.fd) }
+        daemon = nil
+        for c in pendingCommands { log.warning("\(c): not answered, the daemon went away") }
+        pendingCommands = []
+        devices = []
+        touching = []
+        log.warning("the daemon closed the connection; offline until it is back")
+        broker.publish(statusTopic, Array("offline".utf8), retain: true, qos: 1)
+        retry.arm(at: monotonicNow() + daemonBackoff.delay)
+    }
+
+    /// One line of the daemon's. Gesture and touch lines, the many, are read by their few fields (the
+    /// daemon writes them in a fixed order, docs/protocol.md), not parsed whole; the rest is parsed.
+    private func line(_ bytes: [UInt8]) {
+        if bytes.starts(with: Self.touchPrefix) { return touch(bytes) }
+        if bytes.starts(with: Self.gesturePrefix) {
+            guard config.topics.contains("gestures"), let r = Self.stringField(bytes, "recognizer") else { return }
+            broker.publish(config.prefix + "/gesture/" + MQTTConfig.topicLevel(r), bytes)
+            return
+        }
+        guard let json = try? JSONParser.parse(String(decoding: bytes, as: UTF8.self)) else { return }
+        switch json["event"]?.stringValue {
+        case "activity":
+            guard let d = json["device"]?.intValue, let on = json["touching"]?.boolValue else { return }
+            let wasTouching = !touching.isEmpty
+            if on { touching.insert("\(d)") } else { touching.remove("\(d)") }
+            if wasTouching != !touching.isEmpty { publishActivity() }
+        case "device":
+            device(json)
+        case "scene":
+            scene(json)
+        case "wake":
+            // A touch on a dark screen (README "Screen-aware"): Home Assistant may turn the screen on.
+            if config.topics.contains("devices") { broker.publish(config.prefix + "/wake", bytes) }
+        case "pencil":
+            if config.topics.contains("gestures") { broker.publish(config.prefix + "/pencil", bytes) }
+        case "recognizer":
+            if config.topics.contains("recognizers") { broker.publish(config.prefix + "/recognizers", bytes) }
+        case "ok", "error":
+            guard !pendingCommands.isEmpty else { return }
+            let what = pendingCommands.removeFirst()
+            if json["event"]?.stringValue == "ok" {
+                log.info("\(what): carried out")
+            } else {
+                log.warning("\(what): refused by the daemon: \(json["message"]?.stringValue ?? "")")
+            }
+            broker.publish(commandTopic + "/result", bytes, qos: 1)
+        default:
+            break
+        }
+    }
+
+    package static let touchPrefix = Array(#"{"event":"touch""#.utf8), gesturePrefix = Array(#"{"event":"gesture""#.utf8)
+
+    /// The value of `"key":` in a line: a string without escapes, or a number's text; nil when absent (or
+    /// escaped: then the caller does without).
+    package static func stringField(_ bytes: [UInt8], _ key: String) -> String? {
+        let needle = Array("\"\(key)\":".utf8)
+        guard let at = firstIndex(of: needle, in: bytes) else { return nil }
+        var i = at + needle.count
+        guard i < bytes.count else { return nil }
+        if bytes[i] == 0x22 {                                           // a string
+            i += 1
+            let start = i
+            while i < bytes.count && bytes[i] != 0x22 {
+                if bytes[i] == 0x5c { return nil }
+                i += 1
+            }
+            return i < bytes.count ? String(decoding: bytes[start..<i], as: UTF8.self) : nil
+        }
+        let start = i
+        while i < bytes.count && bytes[i] != 0x2c && bytes[i] != 0x7d { i += 1 }
+        return String(decoding: bytes[start..<i], as: UTF8.self)
+    }
+
+    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard needle.count <= bytes.count else { return nil }
+        var i = 0
+        while i + needle.count <= bytes.count {
+            if bytes[i] == needle[0] && bytes[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    private var lastTouchFrame: String?
+
+    /// Touch lines, with the `touches` topic: one message per frame at most (its first line: a rate
+    /// limit, not a record).
+    private func touch(_ bytes: [UInt8]) {
+        if config.topics.contains("touches"), let t = Self.stringField(bytes, "time"), t != lastTouchFrame {
+            lastTouchFrame = t
+            broker.publish(config.prefix + "/touches", bytes, qos: 0)
+        }
+    }
+
+    private var lastTouch: String?
+
+    private func publishActivity() {
+        lastTouch = Self.isoNow()
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("touching"); w.bool(!touching.isEmpty)
+        w.key("lastTouch"); if let l = lastTouch { w.string(l) } else { w.null() }
+        w.endObject()
+        broker.publish(config.prefix + "/activity", w.bytes, retain: true)
+    }
+
+    /// The wall-clock time, ISO 8601 in UTC (Home Assistant's timestamp sensors read it).
+    package static func isoNow() -> String {
+        var t = time(nil)
+        var tm = Glibc.tm()
+        gmtime_r(&t, &tm)
+        var buf = [CChar](repeating: 0, count: 32)
+        let n = strftime(&buf, buf.count, "%Y-%m-%dT%H:%M:%SZ", &tm)
+        return String(decoding: buf.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private func device(_ json: JSON) {
+        guard let index = json["device"]?.intValue, let action = json["action"]?.stringValue else { return }
+        devices.removeAll { $0.index == index }
+        if action != "removed" { devices.append((index, json)) }
+        if config.topics.contains("devices") { publishDevices() }
+    }
+
+    private func publishDevices() {
+        var w = JSONWriter()
+        w.beginArray()
+        for d in devices.sorted(by: { $0.index < $1.index }) { w.value(d.line) }
+        w.endArray()
+        broker.publish(config.prefix + "/devices", w.bytes, retain: true)
+    }
+
+    private func scene(_ json: JSON) {
+        var found: [SceneRecognizer] = []
+        func walk(_ views: JSON?) {
+            for v in views?.arrayValue ?? [] {
+                for r in v["recognizers"]?.arrayValue ?? [] {
+                    guard let n = r["name"]?.stringValue else { continue }
+                    let discrete = RecognizerSchema.discreteTypeNames.contains(r["type"]?.stringValue ?? "")
+                    found.append(SceneRecognizer(name: n, enabled: r["enabled"]?.boolValue ?? true, discrete: discrete))
+                }
+                walk(v["subviews"])
+            }
+        }
+        walk(json["scene"]?["views"])
+        recognizers = found
+        if config.control {
+            for r in found { broker.publish(config.prefix + "/recognizer/" + MQTTConfig.topicLevel(r.name), Array((r.enabled ? "ON" : "OFF").utf8), retain: true) }
+        }
+        announce()
+    }
+
+    // MARK: The broker
+
+    private func brokerConnected() {
+        broker.publish(statusTopic, Array((daemon == nil ? "offline" : "online").utf8), retain: true, qos: 1)
+        if config.topics.contains("devices") && daemon != nil { publishDevices() }
+        if lastTouch != nil { publishActivity() }
+        if config.control { broker.subscribe(commandTopic) }
+        announced = []                                  // the broker may have lost them: all again
+        announce()
+    }
+
+    /// The largest command payload taken (bytes): a `set` is well under 1 KiB, a client scene a few.
+    public static let maximumCommandBytes = 16 * 1024
+
+    /// A message on the command topic: the control command to pass to the daemon (nil: a blank
+    /// message), or why it is refused. Checked in order of cost: the size and the retain flag before the
+    /// payload is parsed, the command's kind and content after.
+    public static func command(_ payload: [UInt8], retained: Bool = false, allowScenes: Bool = false,
+                               topic: String = "PREFIX/command") -> Result<ClientCommand?, ClientCommand.Refusal> {
+        guard payload.count <= maximumCommandBytes else {
+            return .failure(.init(message: "a command of \(payload.count) bytes is refused: at most \(maximumCommandBytes) bytes"))
+        }
+        if payload.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0d || $0 == 0x0a }) { return .success(nil) }
+        guard !retained else {
+            return .failure(.init(message: "retained commands are not carried out: clear it with `mosquitto_pub -r -n -t \(topic)`"))
+        }
+        guard !payload.contains(0x0a) else { return .failure(.init(message: "one command a message, without a newline")) }
+        let command: ClientCommand?
+        do throws(ClientCommand.Refusal) { command = try ClientCommand.parse(payload) } catch {
+            // The socket's advice (send a subscribe) is not this topic's: say what it takes.
+            if error.message.hasPrefix("not JSON") || error.message.hasPrefix("expected a command") || error.message.hasPrefix("unknown command") {
+                let what = error.message.prefix { $0 != ";" }
+                return .failure(.init(message: "\(what); the command topic takes one set command a message, such as "
+                                      + #"{"set":{"recognizers":["doubleTap"],"enabled":false}} or {"set":{"display":"off"}}"#))
+            }
+            return .failure(error)
+        }
+        guard let command else { return .success(nil) }
+        switch command {
+        case .subscribe:
+            return .failure(.init(message: "subscribe: not on the command topic, which takes set commands (and with \"allowScenes\", scenes)"))
+        case .scene(let name, let views):
+            guard allowScenes else {
+                return .failure(.init(message: "scene: scenes from the broker are refused unless the configuration says \"allowScenes\": true; the command topic takes set commands"))
+            }
+            if let (view, recognizer) = firstAction(in: views) {
+                return .failure(.init(message: "scene \"\(name)\": view \"\(view)\", recognizer \"\(recognizer)\" has an \"action\": actions come only from scene files and local control peers, never from the broker; the scene is refused whole"))
+            }
+            return .success(command)
+        case .setRecognizers, .setDevice, .setDisplay:
+            return .success(command)
+        }
+    }
+
+    /// The first recognizer with an `action` in a client scene's views (subviews included): its view's
+    /// and its own name (or their places, when unnamed).
+    public static func firstAction(in views: [JSON], path: String = "views") -> (view: String, recognizer: String)? {
+        for (i, v) in views.enumerated() {
+            let viewName = v["name"]?.stringValue ?? "\(path)[\(i)]"
+            for (j, r) in (v["recognizers"]?.arrayValue ?? []).enumerated() where r[RecognizerSchema.actionKey] != nil {
+                return (viewName, r["name"]?.stringValue ?? "recognizers[\(j)]")
+            }
+            if let found = firstAction(in: v["subviews"]?.arrayValue ?? [], path: "\(path)[\(i)].subviews") { return found }
+        }
+        return nil
+    }
+
+    private func message(_ topic: String, _ payload: [UInt8], retained: Bool) {
+        guard config.control, topic == commandTopic else { return }
+        let result = commandTopic + "/result"
+        let what = "command on \(topic) (\(payload.count) byte\(payload.count == 1 ? "" : "s")\(retained ? ", retained" : ""))"
+        func refuse(_ message: String) {
+            log.warning("\(what) refused: \(message)")
+            broker.publish(result, errorLine(message), qos: 1)
+        }
+        let command: ClientCommand
+        switch Self.command(payload, retained: retained, allowScenes: config.allowScenes, topic: commandTopic) {
+        case .failure(let why): return refuse(why.message)
+        case .success(nil): return
+        case .success(let c?): command = c
+        }
+        guard let d = daemon else { return refuse("the daemon is not connected") }
+        do {
+            try d.send(String(decoding: payload, as: UTF8.self))
+            pendingCommands.append("\(what), \(command.name)\(command.logDetail)")
+        } catch {
+            refuse("\(error)")
+        }
+    }
+
+    private func errorLine(_ message: String) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject(); w.key("event"); w.staticString("error"); w.key("message"); w.string(message); w.endObject()
+        return w.bytes
+    }
+
+    // MARK: Home Assistant discovery
+
+    private var deviceBlock: (inout JSONWriter) -> Void {
+        { [config, nodeID] w in
+            w.key("device"); w.beginObject()
+            w.key("identifiers"); w.beginArray(); w.string("touchbridge_" + nodeID); w.endArray()
+            w.key("name"); w.string("TouchBridge " + (config.prefix.split(separator: "/").last.map(String.init) ?? config.prefix))
+            w.key("manufacturer"); w.staticString("TouchBridge")
+            w.key("model"); w.staticString("touchbridged")
+            w.key("sw_version"); w.string(Version.string)
+            w.endObject()
+        }
+    }
+
+    private func availability(_ w: inout JSONWriter) {
+        w.key("availability"); w.beginArray(); w.beginObject()
+        w.key("topic"); w.string(statusTopic)
+        w.key("payload_available"); w.staticString("online")
+        w.key("payload_not_available"); w.staticString("offline")
+        w.endObject(); w.endArray()
+    }
+
+    /// Publishes every discovery config (retained), and clears those of recognizers that went away.
+    private func announce() {
+        guard let disc = config.discoveryPrefix else { return }
+        var now: [String: [UInt8]] = [:]
+        for recognizer in recognizers {
+            let name = recognizer.name, level = MQTTConfig.topicLevel(name)
+            // A trigger fires once a gesture: every line of a recognizer goes to its topic (a pan's
+            // began, each changed, ended), so the trigger matches the line's state, `recognized` for a
+            // tap or a swipe, `began` for the others; those also get a `gesture_ended` trigger.
+            let topic = config.prefix + "/gesture/" + level, id = Self.objectID(name)
+            now["\(disc)/device_automation/\(nodeID)/\(id)/config"] =
+                deviceTrigger(topic: topic, type: "gesture", subtype: name, state: recognizer.discrete ? "recognized" : "began")
+            if !recognizer.discrete {
+                now["\(disc)/device_automation/\(nodeID)/\(id)_ended/config"] =
+                    deviceTrigger(topic: topic, type: "gesture_ended", subtype: name, state: "ended")
+            }
+            if config.control {
+                var s = JSONWriter()
+                s.beginObject()
+                s.key("name"); s.string(name)
+                s.key("unique_id"); s.string("touchbridge_\(nodeID)_\(Self.objectID(name))")
+                s.key("command_topic"); s.string(commandTopic)
+                s.key("state_topic"); s.string(config.prefix + "/recognizer/" + level)
+                s.key("payload_on"); s.string(Self.setCommand(recognizer: name, enabled: true))
+                s.key("payload_off"); s.string(Self.setCommand(recognizer: name, enabled: false))
+                s.key("state_on"); s.staticString("ON")
+                s.key("state_off"); s.staticString("OFF")
+                s.key("icon"); s.staticString("mdi:gesture-tap")
+                availability(&s)
+                deviceBlock(&s)
+                s.endObject()
+                now["\(disc)/switch/\(nodeID)/\(Self.objectID(name))/config"] = s.bytes
+            }
+        }
+        if config.topics.contains("devices") {
+            now["\(disc)/device_automation/\(nodeID)/wake/config"] =
+                deviceTrigger(topic: config.prefix + "/wake", type: "wake", subtype: "display")
+        }
+        now["\(disc)/sensor/\(nodeID)/last_touch/config"] = activityEntity("Last touch", id: "last_touch",
+            template: "{{ value_json.lastTouch }}", deviceClass: "timestamp")
+        now["\(disc)/binary_sensor/\(nodeID)/touching/config"] = activityEntity("Touching", id: "touching",
+            template: "{{ 'ON' if value_json.touching else 'OFF' }}")
+        for topic in announced where now[topic] == nil { broker.publish(topic, [], retain: true, qos: 1) }   // gone: cleared
+        for (topic, payload) in now.sorted(by: { $0.key < $1.key }) { broker.publish(topic, payload, retain: true, qos: 1) }
+        announced = Set(now.keys)
+    }
+
+    /// A device trigger's discovery config: fires on each message of `topic`, or with `state` only on
+    /// those whose `state` field says so (Home Assistant renders `value_template` and compares `payload`).
+    private func deviceTrigger(topic: String, type: StaticString, subtype: String, state: StaticString? = nil) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("automation_type"); w.staticString("trigger")
+        w.key("topic"); w.string(topic)
+        w.key("type"); w.staticString(type)
+        w.key("subtype"); w.string(subtype)
+        if let state {
+            w.key("value_template"); w.staticString("{{ value_json.state }}")
+            w.key("payload"); w.staticString(state)
+        }
+        w.key("qos"); w.int(config.qos)
+        deviceBlock(&w)
+        w.endObject()
+        return w.bytes
+    }
+
+    /// A sensor's discovery config reading the activity topic through `template`.
+    private func activityEntity(_ name: StaticString, id: StaticString, template: StaticString, deviceClass: StaticString? = nil) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("name"); w.staticString(name)
+        w.key("unique_id"); w.string("touchbridge_\(nodeID)_\(id)")
+        w.key("state_topic"); w.string(config.prefix + "/activity")
+        w.key("value_template"); w.staticString(template)
+        if let deviceClass { w.key("device_class"); w.staticString(deviceClass) }
+        availability(&w)
+        deviceBlock(&w)
+        w.endObject()
+        return w.bytes
+    }
+
+    /// The `set` line that enables or disables one recognizer, written by the JSON writer: a name with
+    /// quotes or backslashes stays one string (a name `t","*` is not a second pattern).
+    public static func setCommand(recognizer name: String, enabled: Bool) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("set"); w.beginObject()
+        w.key("recognizers"); w.beginArray(); w.string(name); w.endArray()
+        w.key("enabled"); w.bool(enabled)
+        w.endObject()
+        w.endObject()
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    /// A discovery object id: letters, digits, _ and - only.
+    package static func objectID(_ name: String) -> String {
+        String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") ? $0 : "_" })
+    }
+}
+
+extension Ctl {
+    package static let mqtt = Command("mqtt",
+        "bridge the daemon to an MQTT broker: gestures, devices and activity published under a prefix, a\nretained online/offline status with a last will, Home Assistant discovery, and (with control)\ncommands from the broker passed to the daemon", options: [
+        .option("config", "FILE", "the configuration (default /etc/touchbridge/mqtt.json)"),
+        DaemonSocket.option,
+    ]) { a in
+        try a.expect(0, "nothing")
+        let log = Logger(program: "touchbridgectl mqtt", level: .info)
+        let config = try MQTTConfig.load(path: a["config"] ?? MQTTConfig.defaultPath)
+        let bridge = try MQTTBridge(config: config, socketPath: try DaemonSocket.path(a), log: log)
+        return try bridge.run()
+    }
+}

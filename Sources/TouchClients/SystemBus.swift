@@ -1,0 +1,146 @@
+import CSystemd
+import Glibc
+import TouchInput
+import TouchProtocol
+import TouchScene
+import TouchSystem
+
+/// A connection to the system D-Bus through sd-bus, driven from our own epoll loop: its descriptor is
+/// watched for input, `process()` dispatches what arrived, and every write is flushed at once (the
+/// messages are small). `DBUS_SYSTEM_BUS_ADDRESS` names another bus (the tests' private one).
+package final class SystemBus {
+    private var bus: OpaquePointer?
+    /// The signal handlers, kept alive as long as their matches.
+    private var handlers: [Box] = []
+    private var slots: [OpaquePointer?] = []
+
+    package final class Box {
+        let handle: (OpaquePointer) -> Void
+        init(_ handle: @escaping (OpaquePointer) -> Void) { self.handle = handle }
+    }
+
+    package struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    package init() throws {
+        var b: OpaquePointer?
+        let r = sd_bus_open_system(&b)
+        guard r >= 0, let b else {
+            throw Failure(description: "cannot connect to the system D-Bus: \(Errno(-r)) (is dbus running? DBUS_SYSTEM_BUS_ADDRESS names another bus)")
+        }
+        bus = b
+    }
+
+    deinit { close() }
+
+    package func close() {
+        for s in slots { sd_bus_slot_unref(s) }
+        slots = []
+        handlers = []
+        if let b = bus { sd_bus_flush_close_unref(b) }
+        bus = nil
+    }
+
+    package var fd: FileDescriptor { FileDescriptor(rawValue: sd_bus_get_fd(bus)) }
+
+    /// Dispatches everything that has arrived; false when the bus connection is gone.
+    package func process() -> Bool {
+        guard let bus else { return false }
+        while true {
+            let r = sd_bus_process(bus, nil)
+            if r < 0 { return false }
+            if r == 0 { break }
+        }
+        _ = sd_bus_flush(bus)
+        return true
+    }
+
+    /// Calls `handle` with every message matching `rule` (a D-Bus match rule).
+    package func match(_ rule: String, _ handle: @escaping (OpaquePointer) -> Void) throws {
+        let box = Box(handle)
+        var slot: OpaquePointer?
+        let r = sd_bus_add_match(bus, &slot, rule, { m, userdata, _ in
+            guard let m, let userdata else { return 0 }
+            Unmanaged<Box>.fromOpaque(userdata).takeUnretainedValue().handle(m)
+            return 0
+        }, Unmanaged.passUnretained(box).toOpaque())
+        guard r >= 0 else { throw Failure(description: "D-Bus: cannot watch \(rule): \(Errno(-r))") }
+        handlers.append(box)
+        slots.append(slot)
+    }
+
+    /// Calls `member` without arguments; the error's name and message when it failed.
+    @discardableResult
+    package func call(_ destination: String, _ path: String, _ interface: String, _ member: String) throws -> OpaquePointer? {
+        var error = sd_bus_error()
+        var reply: OpaquePointer?
+        let r = csystemd_call(bus, destination, path, interface, member, &error, &reply)
+        defer { sd_bus_error_free(&error) }
+        guard r >= 0 else {
+            let name = error.name.map { String(cString: $0) } ?? "\(Errno(-r))"
+            let message = error.message.map { String(cString: $0) } ?? ""
+            throw Failure(description: "\(interface).\(member): \(name)\(message.isEmpty ? "" : ": " + message)")
+        }
+        return reply
+    }
+
+    /// A string property.
+    package func stringProperty(_ destination: String, _ path: String, _ interface: String, _ name: String) throws -> String {
+        var error = sd_bus_error()
+        var value: UnsafeMutablePointer<CChar>?
+        let r = sd_bus_get_property_string(bus, destination, path, interface, name, &error, &value)
+        defer { sd_bus_error_free(&error); free(value) }
+        guard r >= 0, let value else {
+            let message = error.message.map { String(cString: $0) } ?? "\(Errno(-r))"
+            throw Failure(description: "\(interface).\(name): \(message)")
+        }
+        return String(cString: value)
+    }
+
+    /// The unique name (":1.42") of the connection that owns `name` now; nil when none does.
+    package func owner(of name: String) -> String? {
+        var out: UnsafeMutablePointer<CChar>?
+        guard csystemd_name_owner(bus, name, &out) >= 0, let out else { return nil }
+        defer { free(out) }
+        return String(cString: out)
+    }
+
+    /// Whether some connection owns `name` now.
+    package func hasOwner(_ name: String) -> Bool { csystemd_name_has_owner(bus, name) > 0 }
+
+    // MARK: Reading messages
+
+    /// A `PropertiesChanged` signal's changed string properties (interface, [name: value]).
+    package static func changedStrings(_ m: OpaquePointer) -> (String, [String: String]) {
+        var interface: UnsafePointer<CChar>?
+        guard csystemd_enter_changed(m, &interface) >= 0, let interface else { return ("", [:]) }
+        var out: [String: String] = [:]
+        while csystemd_enter_entry(m) > 0 {
+            var name: UnsafePointer<CChar>?
+            guard csystemd_read_string(m, &name) > 0, let name else { break }
+            if csystemd_enter_variant(m, "s") > 0 {
+                var value: UnsafePointer<CChar>?
+                if csystemd_read_string(m, &value) > 0, let value { out[String(cString: name)] = String(cString: value) }
+                _ = sd_bus_message_exit_container(m)
+            } else {
+                _ = sd_bus_message_skip(m, "v")
+            }
+            _ = sd_bus_message_exit_container(m)
+        }
+        return (String(cString: interface), out)
+    }
+
+    /// The unique name of the connection that sent `m` (the bus sets it: a peer cannot forge it); nil
+    /// on a connection without a bus (peer-to-peer).
+    package static func sender(_ m: OpaquePointer) -> String? {
+        sd_bus_message_get_sender(m).map { String(cString: $0) }
+    }
+
+    /// `NameOwnerChanged`'s name and its new owner's unique name (nil: it has none now).
+    package static func ownerChange(_ m: OpaquePointer) -> (name: String, owner: String?)? {
+        var name: UnsafePointer<CChar>?, old: UnsafePointer<CChar>?, new: UnsafePointer<CChar>?
+        guard csystemd_read_owner_changed(m, &name, &old, &new) >= 0, let name, let new else { return nil }
+        return (String(cString: name), new.pointee != 0 ? String(cString: new) : nil)
+    }
+}

@@ -1,0 +1,455 @@
+import CEvdev
+import Glibc
+import TouchCore
+import TouchInput
+import TouchProtocol
+import TouchScene
+import TouchSystem
+
+/// The two uinput devices actions write to: the `TouchBridge keyboard` and the `TouchBridge pointer`
+/// (ActionDeviceDescription); any sink in tests.
+public final class ActionDevices {
+    public let keyboard: MirrorSink
+    public let pointer: MirrorSink
+
+    public init(keyboard: MirrorSink, pointer: MirrorSink) {
+        self.keyboard = keyboard
+        self.pointer = pointer
+    }
+
+    /// Creates both through /dev/uinput. Like a mirror, neither is ever read back: the kernel removes
+    /// them, and releases whatever they hold, when this process's descriptors close, however it ends.
+    public static func create() throws -> ActionDevices {
+        let keyboard = try UinputDevice(description: ActionDeviceDescription.keyboard, phys: ActionDeviceDescription.phys)
+        let pointer = try UinputDevice(description: ActionDeviceDescription.pointer, phys: ActionDeviceDescription.phys)
+        return ActionDevices(keyboard: keyboard, pointer: pointer)
+    }
+
+    /// Removes the devices (the kernel releases anything still down on them first).
+    public func destroy() {
+        (keyboard as? UinputDevice)?.destroy()
+        (pointer as? UinputDevice)?.destroy()
+    }
+}
+
+/// Actions (README "Actions", uikit-semantics AC1–AC8): a recognizer's action becomes key, button and
+/// wheel events on the action devices, and a line on the `actions` topic for each. Everything a frame
+/// or a timer makes is queued and written by `flush`, which the pipeline calls after the mirrors' own
+/// flush: the app has lost a claimed touch (its mirror's cancel) before the action's events arrive (AC7).
+///
+/// No key or button is ever held from one write to the next (AC8): a chord is pressed and released in
+/// one write, a click likewise; only a zoom notch spans the keyboard and the pointer, in three writes
+/// of the same flush.
+public final class Actions {
+    /// Where events go; nil: only lines are made (`touchbridgectl replay --actions`).
+    public let devices: ActionDevices?
+    package let log: Logger
+    /// The `actions` topic's lines, one at a time, valid during the call.
+    package var onLine: ((UnsafeBufferPointer<UInt8>) -> Void)?
+    /// Writing failed: actions are off from now on (the daemon logs it and keeps serving).
+    public var onFailure: ((Error) -> Void)?
+    /// Where on the desktop a device's touches are: its region in the window and its `pointerArea`.
+    package var area: (Int?) -> (region: Rect, pointerArea: Rect?) = { _ in (Rect(x: 0, y: 0, width: 1, height: 1), nil) }
+
+    /// A frame's or timer's writes, in order; consecutive events for one device go in one write.
+    private enum Target { case keyboard, pointer }
+    private var writes: [(target: Target, events: [input_event])] = []
+    private var lines: [[UInt8]] = []
+    private var bindings: [Binding] = []
+    /// The bindings that are coasting (AC5), whose ticks are the pipeline's deadlines too.
+    private var coasting: [Binding] = []
+    public private(set) var isFailed = false
+
+    /// The coasting's tick: 60 a second, a display's frame rate (UIScrollView moves content once a frame).
+    package static let tick = 1.0 / 60
+
+    public init(devices: ActionDevices?, log: Logger) {
+        self.devices = devices
+        self.log = log
+    }
+
+    /// What one recognizer's action is doing.
+    package final class Binding {
+        weak var recognizer: GestureRecognizer?
+        let action: Action
+        let name: String
+        var state = State.idle
+        /// The device of its touches, kept for the lines after they have gone (coasting).
+        var device: Int?
+
+        enum State {
+            case idle
+            /// A pan being followed: the translation already turned into wheel motion.
+            case scrolling(last: Point, x: WheelAxis, y: WheelAxis)
+            /// After the lift: the deceleration, how much of it is written, and the next tick.
+            case coasting(ScrollDeceleration, written: Point, x: WheelAxis, y: WheelAxis, next: Double)
+            /// A pinch being followed: the zoom level last written (notches from scale 1).
+            case zooming(level: Int)
+        }
+
+        init(_ r: GestureRecognizer, _ action: Action) {
+            recognizer = r
+            self.action = action
+            name = r.name ?? ""
+        }
+    }
+
+    /// `r`'s action runs from now on. Its target is added after the gesture line's: an action line
+    /// follows the gesture line of the same state.
+    package func bind(_ r: GestureRecognizer, _ action: Action) {
+        let b = Binding(r, action)
+        bindings.append(b)
+        // Weak: a recognizer outlives its binding when its scene is replaced (it may still act while it
+        // retires), and then the binding is gone.
+        r.addTarget { [weak self, weak b] g in if let b { self?.fired(b, g) } }
+    }
+
+    /// Every binding ends (a scene replaced, the daemon stopping): coasting stops, nothing more is
+    /// written for them. The recognizers keep a target that now does nothing.
+    package func unbindAll() {
+        for b in bindings { b.state = .idle; b.recognizer = nil }
+        bindings = []
+        coasting = []
+    }
+
+    /// The bindings of these recognizers end (a client scene removed).
+    package func unbind(_ recognizers: [GestureRecognizer]) {
+        let gone = Set(recognizers.map(ObjectIdentifier.init))
+        for b in bindings where b.recognizer.map({ gone.contains(ObjectIdentifier($0)) }) ?? true {
+            b.state = .idle
+            b.recognizer = nil
+        }
+        bindings.removeAll { $0.recognizer == nil }
+        coasting.removeAll { $0.recognizer == nil }
+    }
+
+    public var isCoasting: Bool { !coasting.isEmpty }
+
+    /// Whether a flush has something to write or say.
+    package var hasPending: Bool { !writes.isEmpty || !lines.isEmpty }
+
+    // MARK: Firing (AC1)
+
+    private func fired(_ b: Binding, _ g: GestureRecognizer) {
+        guard !isFailed, b.recognizer != nil else { return }
+        if let d = g.gestureTouches.first?.device { b.device = d }
+        switch b.action.kind {
+        case .keys(let chords):
+            guard acts(b.action, g.state) else { return }
+            for c in chords { type(c, by: actor(b, g)) }
+        case .click(let button, let count):
+            guard acts(b.action, g.state) else { return }
+            click(button, count: count, at: g.location(in: nil), by: actor(b, g))
+        case .scroll(let options):
+            scroll(options, b, g)
+        case .zoom(let step, let ctrl):
+            zoom(step: step, ctrl: ctrl, b, g)
+        }
+    }
+
+    /// A keys or click action acts at its moment: a discrete recognizer when recognized; a continuous
+    /// one when it begins, or with `"on": "ended"` when it ends (not when it is cancelled).
+    private func acts(_ a: Action, _ state: GestureRecognizer.State) -> Bool {
+        switch a.on {
+        case .recognized, .ended: state == .ended
+        case .began: state == .began
+        }
+    }
+
+    // MARK: Keys (AC2)
+
+    /// Who a keys or click action acts for, as its line says: a binding's recognizer in its state, or
+    /// a pen's barrel button (recognizer "pencil", state "pressed", and `pencilButton`).
+    private struct Actor {
+        var name: String
+        var device: Int?
+        var time: Double
+        var state: StaticString
+        var pencilButton: Int?
+    }
+
+    private func actor(_ b: Binding, _ g: GestureRecognizer) -> Actor {
+        Actor(name: b.name, device: b.device, time: g.currentTime, state: stateName(g))
+    }
+
+    private func type(_ c: KeyChord, by a: Actor) {
+        queue(.keyboard, strokes(c))
+        line(name: a.name, device: a.device, a.time, state: a.state, action: "keys") { w in
+            w.key("keys"); w.string(c.text)
+            w.key("codes")
+            w.beginArray()
+            for n in c.codeNames { w.string(n) }
+            w.endArray()
+            if let n = a.pencilButton { w.key("pencilButton"); w.int(n) }
+        }
+    }
+
+    /// A chord's events.
+    private func strokes(_ c: KeyChord) -> [input_event] {
+        var e: [input_event] = []
+        let s = c.stroke
+        // As a keyboard sends a chord: the modifiers down together, the key down, the key up, the
+        // modifiers up in the reverse order; a report after each step.
+        if !s.modifiers.isEmpty {
+            for m in s.modifiers { e.append(event(EV_KEY, m, 1)) }
+            e.append(syn())
+        }
+        e.append(event(EV_KEY, s.key, 1)); e.append(syn())
+        e.append(event(EV_KEY, s.key, 0)); e.append(syn())
+        if !s.modifiers.isEmpty {
+            for m in s.modifiers.reversed() { e.append(event(EV_KEY, m, 0)) }
+            e.append(syn())
+        }
+        return e
+    }
+
+    // MARK: Click (AC3)
+
+    /// The pointer moves to `p` (window points) and the button is pressed and released `count` times.
+    private func click(_ button: PointerButton, count: Int, at p: Point, by a: Actor) {
+        var e = move(to: p, device: a.device)
+        for _ in 0..<count {
+            e.append(event(EV_KEY, button.code, 1)); e.append(syn())
+            e.append(event(EV_KEY, button.code, 0)); e.append(syn())
+        }
+        queue(.pointer, e)
+        line(name: a.name, device: a.device, a.time, state: a.state, action: "click") { w in
+            w.key("button"); w.string(button.rawValue)
+            if count != 1 { w.key("count"); w.int(count) }
+            w.key("x"); w.number(p.x)
+            w.key("y"); w.number(p.y)
+            if let n = a.pencilButton { w.key("pencilButton"); w.int(n) }
+        }
+    }
+
+    // MARK: Pencil barrel buttons (README "Pens")
+
+    /// A barrel button bound in the scene (`"pencilButtons"`) was pressed with the pen at `p` (window
+    /// points): a click there, or keys. Its line names the recognizer "pencil" and the state "pressed".
+    package func pencilButton(_ button: Int, _ action: Action, at p: Point, device: Int, time: Double) {
+        guard !isFailed else { return }
+        let a = Actor(name: "pencil", device: device, time: time, state: "pressed", pencilButton: button)
+        switch action.kind {
+        case .click(let pointer, let count): click(pointer, count: count, at: p, by: a)
+        case .keys(let chords): for c in chords { type(c, by: a) }
+        case .scroll, .zoom:
+            assertionFailure("a pencil button acts with a click or keys only (Action.readPencilButton)")
+        }
+    }
+
+    /// The pointer's absolute position for window point `p` of `device`'s touches: the point's place
+    /// in the device's region, carried into its `pointerArea` of the desktop (the whole desktop when
+    /// none is given), on the pointer's 0…32767 axes.
+    package func pointerPosition(_ p: Point, device: Int?) -> (x: Int32, y: Int32) {
+        let (region, area) = self.area(device)
+        let u = min(1, max(0, (p.x - region.minX) / region.width))
+        let v = min(1, max(0, (p.y - region.minY) / region.height))
+        let a = area ?? Rect(x: 0, y: 0, width: 1, height: 1)
+        let m = Double(ActionDeviceDescription.pointerMaximum)
+        return (Int32(((a.minX + u * a.width) * m).rounded()), Int32(((a.minY + v * a.height) * m).rounded()))
+    }
+
+    private func move(to p: Point, device: Int?) -> [input_event] {
+        let (x, y) = pointerPosition(p, device: device)
+        return [event(EV_ABS, UInt16(ABS_X), x), event(EV_ABS, UInt16(ABS_Y), y), syn()]
+    }
+
+    // MARK: Scroll (AC4, AC5)
+
+    private func scroll(_ o: ScrollOptions, _ b: Binding, _ g: GestureRecognizer) {
+        guard let pan = g as? PanGestureRecognizer else { return }
+        switch g.state {
+        case .began:
+            stopCoasting(b)
+            let t = pan.translation(in: nil)
+            // Where the pan began: the wheel scrolls what is under the finger.
+            let start = Point(x: g.location(in: nil).x - t.x, y: g.location(in: nil).y - t.y)
+            queue(.pointer, move(to: start, device: b.device))
+            b.state = .scrolling(last: t, x: WheelAxis(pointsPerNotch: o.pointsPerNotch), y: WheelAxis(pointsPerNotch: o.pointsPerNotch))
+        case .changed, .ended:
+            guard case .scrolling(let last, var x, var y) = b.state else { return }
+            let t = pan.translation(in: nil)
+            wheel(Point(x: t.x - last.x, y: t.y - last.y), o, &x, &y, b, time: g.currentTime, state: stateName(g))
+            b.state = .scrolling(last: t, x: x, y: y)
+            if g.state == .ended {
+                b.state = .idle
+                if let rate = o.deceleration.rate {
+                    let v = pan.velocity(in: nil)
+                    let d = ScrollDeceleration(velocity: v, rate: rate, start: g.currentTime)
+                    // Nothing to coast: under one hi-res unit of travel in all.
+                    if !d.isAtRest(at: d.start, within: 1 / x.unitsPerPoint) {
+                        b.state = .coasting(d, written: .zero, x: x, y: y, next: d.start + Self.tick)
+                        coasting.append(b)
+                    }
+                }
+            }
+        case .cancelled, .failed, .possible:
+            stopCoasting(b)
+            b.state = .idle
+        }
+    }
+
+    /// Finger travel `delta` (window points) as wheel motion: with natural scrolling the content
+    /// follows the finger, so a finger moving down scrolls up (REL_WHEEL positive) and one moving right
+    /// scrolls left (REL_HWHEEL negative).
+    private func wheel(_ delta: Point, _ o: ScrollOptions, _ x: inout WheelAxis, _ y: inout WheelAxis,
+                       _ b: Binding, time: Double, state: StaticString) {
+        let sign = o.natural ? 1.0 : -1.0
+        let h = x.add(points: -delta.x * sign)
+        let v = y.add(points: delta.y * sign)
+        guard h.hiRes != 0 || v.hiRes != 0 else { return }
+        var e: [input_event] = []
+        if v.hiRes != 0 { e.append(event(EV_REL, ActionDeviceDescription.relWheelHiRes, v.hiRes)) }
+        if v.notches != 0 { e.append(event(EV_REL, ActionDeviceDescription.relWheel, v.notches)) }
+        if h.hiRes != 0 { e.append(event(EV_REL, ActionDeviceDescription.relHWheelHiRes, h.hiRes)) }
+        if h.notches != 0 { e.append(event(EV_REL, ActionDeviceDescription.relHWheel, h.notches)) }
+        e.append(syn())
+        queue(.pointer, e)
+        line(b, time, state: state, action: "scroll") { w in
+            w.key("dx"); w.int(Int(h.hiRes))
+            w.key("dy"); w.int(Int(v.hiRes))
+        }
+    }
+
+    /// The next coasting tick, if any binding coasts.
+    package var nextDeadline: Double? {
+        var best: Double?
+        for b in coasting {
+            if case .coasting(_, _, _, _, let next) = b.state, best == nil || next < best! { best = next }
+        }
+        return best
+    }
+
+    /// Coasting ticks due by `time`, each written at its own time (the pipeline calls this at its
+    /// deadlines, in order).
+    package func advance(to time: Double) {
+        for b in coasting {
+            guard case .coasting(let d, let written, var x, var y, let next) = b.state, next <= time else { continue }
+            guard let r = b.recognizer, r.isEnabled, case .scroll(let o) = b.action.kind else {
+                stopCoasting(b)                 // a disabled recognizer stops coasting
+                continue
+            }
+            // At rest once what is left is under one hi-res unit: the rest of the travel is written
+            // now, so a coast moves the content exactly its distance.
+            let done = d.isAtRest(at: next, within: 1 / x.unitsPerPoint) || next - d.start > 10
+            let offset = done ? d.distance : d.offset(at: next)
+            wheel(Point(x: offset.x - written.x, y: offset.y - written.y), o, &x, &y, b, time: next, state: "coasting")
+            b.state = done ? .idle : .coasting(d, written: offset, x: x, y: y, next: next + Self.tick)
+        }
+        coasting.removeAll { if case .coasting = $0.state { false } else { true } }
+    }
+
+    /// A finger landed anywhere on the panel: coasting stops, as a touch stops a UIScrollView.
+    package func touchBegan() {
+        for b in coasting { b.state = .idle }
+        coasting = []
+    }
+
+    /// Coasting stops (SIGTERM, SIGHUP, an unplugged device: `device` nil stops every coast).
+    public func stopCoasting(device: Int? = nil) {
+        for b in coasting where device == nil || b.device == device { b.state = .idle }
+        coasting.removeAll { if case .coasting = $0.state { false } else { true } }
+    }
+
+    private func stopCoasting(_ b: Binding) {
+        if case .coasting = b.state { b.state = .idle }
+        coasting.removeAll { $0 === b }
+    }
+
+    // MARK: Zoom (AC6)
+
+    private func zoom(step: Double, ctrl: UInt16, _ b: Binding, _ g: GestureRecognizer) {
+        guard let pinch = g as? PinchGestureRecognizer else { return }
+        switch g.state {
+        case .began:
+            queue(.pointer, move(to: g.location(in: nil), device: b.device))
+            b.state = .zooming(level: 0)
+        case .changed, .ended:
+            guard case .zooming(let level) = b.state else { return }
+            // Levels are whole steps of the scale: one notch each time the scale crosses step^k.
+            let now = Int((Glibc.log(max(pinch.scale, 1e-6)) / Glibc.log(step)).rounded(.towardZero))
+            if now != level {
+                let n = Int32(now - level)
+                queue(.keyboard, [event(EV_KEY, ctrl, 1), syn()])
+                queue(.pointer, [event(EV_REL, ActionDeviceDescription.relWheelHiRes, n * 120),
+                                 event(EV_REL, ActionDeviceDescription.relWheel, n), syn()])
+                queue(.keyboard, [event(EV_KEY, ctrl, 0), syn()])
+                line(b, g.currentTime, state: stateName(g)) { w in w.key("notches"); w.int(Int(n)) }
+            }
+            b.state = g.state == .ended ? .idle : .zooming(level: now)
+        case .cancelled, .failed, .possible:
+            b.state = .idle
+        }
+    }
+
+    // MARK: Writing
+
+    private func event(_ type: Int32, _ code: UInt16, _ value: Int32) -> input_event {
+        input_event(time: timeval(), type: UInt16(type), code: code, value: value)
+    }
+
+    private func syn() -> input_event { event(EV_SYN, UInt16(SYN_REPORT), 0) }
+
+    private func queue(_ target: Target, _ events: [input_event]) {
+        guard devices != nil else { return }
+        if let last = writes.last, last.target == target {
+            writes[writes.count - 1].events += events
+        } else {
+            writes.append((target, events))
+        }
+    }
+
+    /// Writes what the last frame or timer made, then tells it on the `actions` topic. A failed write
+    /// turns actions off: the devices are removed (the kernel releases what they hold), the lines
+    /// not yet sent are dropped, and `onFailure` says why.
+    package func flush() {
+        let pending = writes, said = lines
+        writes = []
+        lines = []
+        if let devices, !isFailed {
+            for w in pending {
+                let sink = w.target == .keyboard ? devices.keyboard : devices.pointer
+                do {
+                    try w.events.withUnsafeBufferPointer { try sink.write($0) }
+                } catch {
+                    fail(error)
+                    return
+                }
+            }
+        }
+        guard !isFailed else { return }
+        for l in said { l.withUnsafeBufferPointer { onLine?($0) } }
+    }
+
+    private func fail(_ error: Error) {
+        isFailed = true
+        unbindAll()
+        devices?.destroy()
+        onFailure?(error)
+    }
+
+    private var writer = JSONWriter(capacity: 256)
+
+    /// `{"event":"action","time":T,"device":D,"recognizer":R,"state":S,"action":A,…}`.
+    private func line(_ b: Binding, _ time: Double, state: StaticString, action: StaticString? = nil,
+                      _ fields: (inout JSONWriter) -> Void) {
+        line(name: b.name, device: b.device, time, state: state, action: action ?? b.action.name, fields)
+    }
+
+    private func line(name: String, device: Int?, _ time: Double, state: StaticString, action: StaticString,
+                      _ fields: (inout JSONWriter) -> Void) {
+        writer.reset()
+        writer.beginObject()
+        writer.key("event"); writer.staticString("action")
+        writer.key("time"); writer.number(time)
+        writer.key("device"); if let d = device { writer.int(d) } else { writer.null() }
+        writer.key("recognizer"); writer.string(name)
+        writer.key("state"); writer.staticString(state)
+        writer.key("action"); writer.staticString(action)
+        fields(&writer)
+        writer.endObject()
+        lines.append(writer.bytes)
+    }
+
+    private func stateName(_ g: GestureRecognizer) -> StaticString { GestureLine.state(g) }
+}

@@ -1,0 +1,419 @@
+import CLinux
+import Glibc
+import TouchCore
+import TouchInput
+import TouchProtocol
+import TouchScene
+import TouchSystem
+
+/// touchbridged's options (README "touchbridged").
+public struct DaemonOptions {
+    public var scenePath: String?
+    public var socketPath: String?
+    public var socketGroup: String?
+    /// Members of this group may send control commands (`set`, `scene`), beside root and the
+    /// daemon's own user.
+    public var controlGroup: String?
+    /// Recordings played as devices, one after another (`--replay`, repeatable).
+    public var replayPaths: [String] = []
+    /// Play them again and again (`--replay-loop`).
+    public var replayLoop = false
+    /// Play them all at once, interleaved by time, as devices of one screen (`--replay-together`).
+    public var replayTogether = false
+    public var replayDescription: String?
+    public var replayDelay = 1.0
+    public var noDevices = false
+    /// Every device passes through (README "Pass-through").
+    public var passthrough = false
+    /// Every device is turned this way (`--rotation DEG`), whatever the scene's entries say.
+    public var rotation: CoordinateMapping.Rotation?
+    public var verbose = false
+    /// Scenes' actions are never performed (README "Actions"): gestures are only served.
+    public var noActions = false
+    /// Seconds after `set display on` in which a new touch sequence is still swallowed.
+    public var wakeHoldoff = DisplayGate.defaultHoldoff
+    public var clientQueueBytes = SocketServer.defaultQueueLimit
+    /// Connections one uid (not root, not the daemon's user) may hold at once.
+    public var clientsPerUID = SocketServer.defaultClientsPerUID
+
+    public init() {}
+
+    /// The daemon's options, declared once: `--help`, the parsing, and (checked by the tests) the man
+    /// page and the README's table.
+    public static let spec = CommandSpec(program: "touchbridged", name: "",
+        summary: """
+        Reads touchscreens (through udev and libevdev), recognizes UIKit-style gestures on the views of a
+        scene, and serves them as newline-delimited JSON on a Unix socket.
+
+        signals: SIGTERM/SIGINT exit cleanly (the socket file is removed); SIGHUP reloads the scene and keeps
+        the old one when the new one is invalid.
+        """,
+        options: [
+            .option("scene", "FILE", "the scene (views and recognizers); default: the built-in scene"),
+            .option("socket", "PATH", "where to listen; default $TOUCHBRIDGE_SOCKET, else\n/run/touchbridge/touchbridge.sock as root, else $XDG_RUNTIME_DIR/touchbridge.sock\n(systemd socket activation wins)"),
+            .option("socket-group", "NAME", "the group that may connect (the socket is mode 0660)"),
+            .option("control-group", "NAME", "the group whose members may also control the daemon (set, scene\ncommands); root and the daemon's own user always may"),
+            .option("replay", "FILE", "also play a recording as a device (evemu-record, libinput record's YAML,\nevtest text, or E: lines with --replay-desc); repeat it to play several, one\nafter another, each a device of its own; the scene must select it"),
+            .flag("replay-together", "play the --replay recordings at once, interleaved by their times, as devices\nof one screen (a finger panel and a pen: the pen's palm rejection applies)"),
+            .flag("replay-loop", "play the recordings again and again (demos); a pass ends as an unplug does,\nand each recording keeps its device index"),
+            .option("replay-desc", "FILE", "the device description for a headerless recording"),
+            .option("replay-delay", "S", "seconds before the replay starts (default 1)"),
+            .flag("no-devices", "open no input device (with --replay: the recording only)"),
+            .option("rotation", "DEG", "turn every device by 0, 90, 180 or 270 degrees clockwise (as lisgd's -r);\nwith 90 or 270 the built-in scene's window is the panel turned"),
+            .flag("passthrough", "pass every device through: grab it and give the compositor a mirror that\ngets exactly the touches no gesture claims (without --scene: the built-in\npass-through scene)"),
+            .option("client-queue", "BYTES", "how much a client may fall behind before it is dropped (default 1048576)"),
+            .option("max-clients-per-uid", "N", "connections one user may hold at once (default \(SocketServer.defaultClientsPerUID); root and the\ndaemon's own user are not counted, and \(SocketServer.controlReserve) slots are kept for control peers)"),
+            .flag("no-actions", "perform no action a scene gives its recognizers (no keys, clicks or scrolling\nare written); gestures are still served"),
+            .option("wake-holdoff", "S", "after `set display on`, touches that begin within S seconds are swallowed\ntoo: the picture is not there yet (default 1)"),
+            .flag("verbose", "log every recognizer transition"),
+            .flag("version", "print the version and exit"),
+        ])
+
+    public static var usage: String { spec.help }
+
+    public static func parse(_ args: [String]) throws -> (DaemonOptions, help: Bool, version: Bool) {
+        let a = try Arguments(args, spec: spec)
+        if a.wantsHelp || a.has("version") { return (DaemonOptions(), a.wantsHelp, a.has("version")) }
+        var o = DaemonOptions()
+        o.scenePath = a["scene"]
+        o.socketPath = a["socket"]
+        o.socketGroup = a["socket-group"]
+        o.controlGroup = a["control-group"]
+        o.replayPaths = a.values("replay")
+        o.replayLoop = a.has("replay-loop")
+        o.replayTogether = a.has("replay-together")
+        if o.replayTogether && o.replayPaths.count < 2 {
+            throw Arguments.Failure(description: "touchbridged: --replay-together plays several recordings at once: name two or more with --replay (a finger panel's and a pen's)")
+        }
+        if o.replayLoop && o.replayPaths.isEmpty {
+            throw Arguments.Failure(description: "touchbridged: --replay-loop needs a recording to loop (--replay FILE)")
+        }
+        o.replayDescription = a["replay-desc"]
+        if let d = try a.number("replay-delay") { o.replayDelay = d }
+        o.noDevices = a.has("no-devices")
+        if let r = a["rotation"] {
+            guard let degrees = Int(r), let rotation = CoordinateMapping.Rotation(rawValue: degrees) else {
+                throw Arguments.Failure(description: "touchbridged: --rotation takes 0, 90, 180 or 270 (degrees clockwise), not \"\(r)\"")
+            }
+            o.rotation = rotation
+        }
+        o.passthrough = a.has("passthrough")
+        if let q = a["max-clients-per-uid"] {
+            guard let n = Int(q), n >= 1, n <= SocketServer.maximumClients else {
+                throw Arguments.Failure(description: "touchbridged: --max-clients-per-uid needs a number from 1 to \(SocketServer.maximumClients), not \"\(q)\"")
+            }
+            o.clientsPerUID = n
+        }
+        if let q = a["client-queue"] {
+            guard let n = Int(q), n >= 1024 else {
+                throw Arguments.Failure(description: "touchbridged: --client-queue needs a number of bytes ≥ 1024, not \"\(q)\"")
+            }
+            o.clientQueueBytes = n
+        }
+        o.verbose = a.has("verbose")
+        o.noActions = a.has("no-actions")
+        if let h = try a.number("wake-holdoff") {
+            guard h >= 0, h <= 60 else { throw Arguments.Failure(description: "touchbridged: --wake-holdoff takes seconds from 0 to 60, not \(h)") }
+            o.wakeHoldoff = h
+        }
+        try a.expect(0, "nothing")
+        return (o, false, false)
+    }
+}
+
+/// The daemon: one thread, one epoll loop. Stages are named after the iOS path they mirror:
+///
+///     device monitor (InputDevices: udev, libevdev)        ~ IOHIDFamily
+///       → frames (FrameAssembler)                           ~ BackBoard
+///       → event queue (Pipeline → Application.handle)       ~ UIApplication
+///       → Window.sendEvent (gesture environment, views)     ~ UIWindow
+///       → socket (SocketServer, NDJSON)
+///
+/// plus one timer armed at `Application.nextDeadline` (long presses, taps waiting for a second tap),
+/// signals through signalfd, and sd_notify. Nothing polls: an idle daemon sleeps in epoll_wait.
+public final class Daemon {
+    package let options: DaemonOptions
+    package let log: Logger
+    package let loop: EventLoop
+    package let pipeline: Pipeline
+    package let server: SocketServer
+    package let devices: InputDevices
+    package let deadline: Timer
+    package let signals: SignalReceiver
+    package let notifier = SystemdNotifier()
+    /// The --replay recordings, read and checked at start.
+    package let recordings: [(path: String, recording: Recording)]
+    package var watchdog: Timer?
+    public private(set) var exitStatus: Int32 = 0
+    /// The keyboard and pointer actions are written to, made when a scene first has actions and kept
+    /// until the daemon exits (README "Actions").
+    private var actionDevices: ActionDevices?
+    /// Why actions are off for good (no /dev/uinput, a failed write): said once.
+    private var actionsOff: String?
+
+    public init(options: DaemonOptions, log: Logger) throws {
+        self.options = options
+        self.log = log
+        // A client that stops reading holds up to --client-queue bytes (1 MiB) until it is dropped.
+        // glibc would raise its mmap threshold to the largest block freed and serve later queues from
+        // the heap, where they fragment it: the resident size of a long-running daemon would creep up
+        // with every slow client (the soak saw its floor grow by 6.5 MiB in a minute). A fixed threshold
+        // keeps every block of 128 KiB or more in a mapping of its own, returned when freed.
+        _ = clinux_fix_mmap_threshold(128 * 1024)
+        let scene: Scene
+        if let path = options.scenePath {
+            scene = try Scene.load(path: path, passthrough: options.passthrough)
+            scene.rotationForEveryDevice = options.rotation
+            log.info("scene \(path): \(counted(scene.views.count, "view")), \(counted(scene.recognizers.count, "recognizer"))")
+            for w in scene.warnings { log.warning(w) }
+        } else {
+            scene = Scene.builtIn(passthrough: options.passthrough, rotation: options.rotation)
+            log.info("built-in \(options.passthrough ? "pass-through " : "")scene, \(Int(scene.window.bounds.width))×\(Int(scene.window.bounds.height)) pt until a touchscreen gives its size: view \"screen\" with \(scene.recognizers.map { $0.name ?? "" }.joined(separator: ", "))")
+        }
+        loop = try EventLoop()
+        signals = try SignalReceiver([SIGTERM, SIGINT, SIGHUP])
+        deadline = try Timer()
+        pipeline = Pipeline(scene: scene, log: log)
+        pipeline.wakeHoldoff = options.wakeHoldoff
+        // The control group is checked before the socket exists: a daemon that refuses to start never
+        // shows clients a socket, however briefly.
+        var controlGroup: (name: String, gid: UInt32)?
+        if let name = options.controlGroup {
+            guard let group = ControlPolicy.group(named: name) else {
+                throw SocketError("control group \"\(name)\" does not exist (create it, or name another with --control-group)")
+            }
+            controlGroup = group
+        }
+        // Recordings are read, and checked against the scene, before the socket exists too.
+        recordings = try options.replayPaths.map { path in
+            let r = try Recording.load(path: path, descriptionPath: options.replayDescription)
+            if let t = r.truncation {
+                throw RecordingError(file: t.file, line: t.line, reason: "\(t.reason); touchbridgectl replay --allow-truncated plays what is whole, or ask for the whole file")
+            }
+            if let w = r.unfinishedWarning { log.warning(w) }
+            try r.requireEvents()
+            _ = try scene.replayConfig(for: r)
+            return (path, r)
+        }
+        server = try SocketServer(path: options.socketPath ?? DaemonSocket.defaultPath(), group: options.socketGroup,
+                                  loop: loop, log: log)
+        server.queueLimit = options.clientQueueBytes
+        server.clientsPerUID = options.clientsPerUID
+        if let group = controlGroup { server.controlPolicy.group = group }
+        devices = InputDevices(loop: loop, log: log, pipeline: pipeline)
+        server.hello = HelloLine.encode(version: Version.string, protocolVersion: Version.protocolVersion)
+        wire()
+    }
+
+    private func wire() {
+        // The daemon owns the pipeline, the devices and the loop that hold these, and outlives them.
+        pipeline.onLines = { [server] topic, lines in server.broadcast(lines, topic: topic) }
+        server.onTopicsChanged = { [unowned self] topics in
+            self.pipeline.wantsTouches = topics.contains(.touches)
+            self.pipeline.wantsRecognizers = topics.contains(.recognizers)
+            self.pipeline.wantsActivity = topics.contains(.activity)
+            self.wantsScene = topics.contains(.scene)
+        }
+        server.onSubscribe = { [unowned self] topics in
+            (topics.contains(.devices) ? self.devices.presentDeviceLines() : [])
+                + (topics.contains(.scene) ? [self.pipeline.sceneLine()] : [])
+                + (topics.contains(.recognizers) ? self.pipeline.recognizerStateLines() : [])
+        }
+        server.onControl = { [unowned self] request in self.control(request) }
+        server.onDisconnect = { [unowned self] connection in
+            self.pipeline.removeClientScenes(of: connection, at: monotonicNow())
+            self.rearm()
+        }
+        pipeline.onSceneChanged = { [unowned self] in
+            self.sceneChanged = true
+            if !self.inControl { self.sendScene() }
+        }
+        devices.onDeviceLine = { [unowned self] line in
+            if self.inControl { self.heldLines.append((line, .devices)) } else { self.server.broadcast(line, topic: .devices) }
+        }
+        server.onControlAnswered = { [unowned self] in
+            for (line, topic) in self.heldLines { self.server.broadcast(line, topic: topic) }
+            self.heldLines = []
+            if self.sceneChanged { self.sendScene() }
+        }
+        devices.onActivity = { [unowned self] in self.rearm() }
+        loop.afterHandlers = { [server] in server.flushQueued() }
+        try? loop.add(signals.fd) { [unowned self] _ in self.handleSignals() }
+        try? loop.add(deadline.fd) { [unowned self] _ in self.timerFired() }
+    }
+
+    /// Someone is subscribed to the scene topic.
+    private var wantsScene = false
+    /// A control command is being carried out: what it changes is told after its answer.
+    private var inControl = false
+    private var heldLines: [([UInt8], Topics)] = []
+    private var sceneChanged = false
+
+    /// The scene topic's line, to those subscribed, once per change.
+    private func sendScene() {
+        sceneChanged = false
+        if wantsScene { server.broadcast(pipeline.sceneLine(), topic: .scene) }
+    }
+
+    /// A control command of a permitted peer (protocol 2): carried out whole, or refused whole.
+    private func control(_ request: SocketServer.ControlRequest) -> Result<String?, ClientCommand.Refusal> {
+        let now = monotonicNow()
+        inControl = true
+        defer { inControl = false }
+        var warning: String?
+        do throws(ClientCommand.Refusal) {
+            switch request.command {
+            case .setRecognizers(let patterns, let enabled):
+                try pipeline.setEnabled(patterns: patterns, enabled: enabled, at: now)
+            case .setDevice(let target, let change):
+                try devices.setMapping(target, change)
+            case .scene(let name, let views):
+                try pipeline.setClientScene(connection: request.connection, name: name, views: views, at: now)
+                startActionsIfWanted()
+            case .setDisplay(let on):
+                pipeline.setDisplay(on: on, at: now)
+                log.info("display \(on ? "on" : "off")" + (on ? " (touches that begin in the next \(options.wakeHoldoff) s are swallowed)" : ": a touch only wakes it"))
+                if !on, !devices.ungrabbedPanels.isEmpty {
+                    warning = "\(devices.ungrabbedPanels.joined(separator: ", ")) not grabbed (pass it through, or \"grab\": true in its devices entry): the compositor still sees the touch that wakes the display"
+                    log.warning("set display off: \(warning!)")
+                }
+            case .subscribe:
+                break
+            }
+        } catch {
+            return .failure(error)
+        }
+        rearm()
+        return .success(warning)
+    }
+
+    /// Actions start when a scene or a client scene has some (README "Actions"): the action devices
+    /// are made then, once. Without /dev/uinput, or with --no-actions, the log says so once and the
+    /// gestures are served all the same.
+    package func startActionsIfWanted() {
+        let wanted = pipeline.scene.actions.count + pipeline.scene.pencilButtonActions.count
+            + pipeline.clientScenes.reduce(0) { $0 + $1.actions.count }
+        guard wanted > 0, pipeline.actions == nil else { return }
+        if options.noActions {
+            if actionsOff == nil { log.info("--no-actions: the scene's \(wanted) action\(wanted == 1 ? "" : "s") are not performed") }
+            actionsOff = "--no-actions"
+            return
+        }
+        guard actionsOff == nil else { return }
+        if actionDevices == nil {
+            do {
+                let made = try ActionDevices.create()
+                actionDevices = made
+                let nodes = [made.keyboard, made.pointer].compactMap { ($0 as? UinputDevice)?.devnode }.joined(separator: ", ")
+                log.info("actions: \"\(ActionDeviceDescription.keyboardName)\" and \"\(ActionDeviceDescription.pointerName)\" (\(nodes)); "
+                         + "keys in the keyboard layout \(pipeline.scene.keyboardLayout)")
+            } catch {
+                actionsOff = "\(error)"
+                log.warning("actions are off: \(error); gestures are still served on the socket")
+                return
+            }
+        }
+        pipeline.startActions(Actions(devices: actionDevices, log: log)) { [unowned self] error in
+            actionsOff = "\(error)"
+            log.error("actions: \(error); actions are off until the daemon restarts (gestures are still served)")
+            actionDevices = nil
+        }
+        // Without pass-through the apps see the touches that fire an action as well (a long press
+        // is a right click and a left press; a scrolling pan also drags).
+        let passes = pipeline.scene.passesEveryDevice || pipeline.scene.devices.contains { $0.passthrough }
+        if !passes && !warnedActionsWithoutPassthrough {
+            warnedActionsWithoutPassthrough = true
+            log.warning("actions without pass-through: the compositor also gets the touches that fire them (a long press that right-clicks also presses; a pan that scrolls also drags); pass the panel through (--passthrough, or \"passthrough\": true in its devices entry)")
+        }
+    }
+
+    private var warnedActionsWithoutPassthrough = false
+
+    /// Runs until SIGTERM or SIGINT; returns the exit status.
+    public func run() -> Int32 {
+        startActionsIfWanted()
+        if !options.noDevices { devices.start(replaying: !recordings.isEmpty) }
+        if !recordings.isEmpty {
+            do {
+                try devices.replay(recordings, delay: options.replayDelay, loop: options.replayLoop,
+                                   together: options.replayTogether)
+            } catch {
+                log.error("cannot replay: \(error)")
+                server.shutdown()
+                return 1
+            }
+        }
+        if let interval = notifier.watchdogInterval, let t = try? Timer() {
+            watchdog = t
+            t.arm(at: monotonicNow() + interval / 2, interval: interval / 2)
+            try? loop.add(t.fd) { [unowned self, unowned t] _ in t.acknowledge(); self.notifier.notify("WATCHDOG=1") }
+        }
+        notifier.notify("READY=1\nSTATUS=serving gestures on \(server.path ?? "the activated socket")")
+        loop.run()
+        notifier.notify("STOPPING=1")
+        pipeline.stopActions()                          // a coast stops; nothing more is written
+        devices.stop()
+        actionDevices?.destroy()
+        server.shutdown()
+        log.info("stopped")
+        return exitStatus
+    }
+
+    /// Arms the deadline timer at the application's next deadline (or disarms it). Every read of a
+    /// device asks; the timer is only set again when the answer changed.
+    package func rearm() {
+        let next = pipeline.nextDeadline
+        if let armed = armedDeadline, armed == next { return }
+        deadline.arm(at: next)
+        armedDeadline = .some(next)
+    }
+
+    /// What the deadline timer was last set to (.some(nil): disarmed); nil: unknown.
+    private var armedDeadline: Double??
+
+    private func timerFired() {
+        deadline.acknowledge()
+        armedDeadline = nil                 // it went off: no longer armed
+        // Advance exactly to the deadlines that are due, not to "now": a frame stamped between the
+        // deadline and now may still be waiting to be read, and time must not pass it.
+        let now = monotonicNow()
+        while let d = pipeline.nextDeadline, d <= now { pipeline.advance(to: d) }
+        rearm()
+    }
+
+    private func handleSignals() {
+        for s in signals.take() {
+            switch s {
+            case SIGTERM, SIGINT:
+                log.info("signal \(s == SIGTERM ? "SIGTERM" : "SIGINT"): exiting")
+                loop.stop()
+            case SIGHUP:
+                reload()
+            default:
+                break
+            }
+        }
+    }
+
+    /// SIGHUP: re-reads the scene file; an invalid one is reported and the old scene stays.
+    package func reload() {
+        guard let path = options.scenePath else {
+            log.info("SIGHUP: the built-in scene has nothing to reload")
+            return
+        }
+        notifier.notify("RELOADING=1")
+        do {
+            let scene = try Scene.load(path: path, passthrough: options.passthrough)
+            scene.rotationForEveryDevice = options.rotation
+            for w in scene.warnings { log.warning(w) }
+            pipeline.replace(scene: scene, at: monotonicNow())
+            if !options.noDevices { devices.reconfigure() }
+            startActionsIfWanted()
+            log.info("SIGHUP: reloaded \(path): \(counted(scene.views.count, "view")), \(counted(scene.recognizers.count, "recognizer"))")
+        } catch {
+            for line in errorLines(error) { log.error("SIGHUP: keeping the old scene: \(line)") }
+        }
+        notifier.notify("READY=1")
+        rearm()
+    }
+}

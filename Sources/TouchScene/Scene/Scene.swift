@@ -1,0 +1,519 @@
+import TouchCore
+import TouchInput
+import TouchProtocol
+import TouchSystem
+
+/// The screen as TouchBridge sees it: a window with a tree of views carrying UIKit-style recognizers,
+/// and the input devices mapped onto it. Read from a scene file (docs/scenes.md) or built in.
+public final class Scene {
+    public let window: Window
+    public let devices: [DeviceConfig]
+    /// Every recognizer, in the order the file declares them.
+    public let recognizers: [GestureRecognizer]
+    /// Every view, depth first, in the order the file declares them.
+    public let views: [View]
+    /// Where the scene came from ("built-in default" or a path).
+    public let source: String
+    /// The built-in scene's window follows the first device's physical size.
+    public let isDefault: Bool
+    /// The recognizers' delegate: simultaneous recognition as the scene declares it.
+    package let delegate: SceneDelegate
+
+    /// Whether some device may pass through: the scene's window is then a `PassthroughWindow`, which
+    /// hears what the views hear and hands it to the mirrors.
+    public var allowsPassthrough: Bool { window is PassthroughWindow }
+    /// Every device passes through, whatever the entries say (`touchbridged --passthrough`).
+    public internal(set) var passesEveryDevice = false
+    /// What is legal but surely not meant (a view no touch can reach, an edge pan without edges): the
+    /// daemon logs these and `touchbridgectl scene check` prints them.
+    public internal(set) var warnings: [String] = []
+    /// The views marked `"passthrough": false` (their subtrees are reserved with them).
+    public internal(set) var reservedViews: [View] = []
+    /// What recognizers do on the desktop (README "Actions"), in the order the file declares them.
+    public internal(set) var actions: [(recognizer: GestureRecognizer, action: Action)] = []
+    /// What a pencil's barrel buttons do (`"pencilButtons"`: 1 for BTN_STYLUS, 2 for BTN_STYLUS2), when
+    /// pressed: a click where the pen is, or keys (README "Pens").
+    public internal(set) var pencilButtonActions: [Int: Action] = [:]
+    /// The scene's `"keyboard"` as written (nil: the system's layout), and the layout its keys
+    /// actions were resolved in.
+    public internal(set) var keyboard: KeyboardNames?
+    public internal(set) var keyboardLayout = KeyboardNames()
+
+    /// The action of `r`, if it has one.
+    public func action(of r: GestureRecognizer) -> Action? {
+        actions.first { $0.recognizer === r }?.action
+    }
+
+    /// Every device is turned this way, whatever the entries say (`touchbridged --rotation DEG`).
+    public var rotationForEveryDevice: CoordinateMapping.Rotation?
+
+    /// The entry that selects a device: the first that matches it, or for a scene without entries
+    /// (every touchscreen) a default one; with what `--passthrough` and `--rotation` say for every
+    /// device. Nil when entries exist and none matches.
+    public func deviceConfig(for info: DeviceInfo) -> DeviceConfig? {
+        var config: DeviceConfig
+        if devices.isEmpty {
+            config = DeviceConfig()
+            config.passthrough = passesEveryDevice
+        } else {
+            guard let c = devices.first(where: { $0.selector.matches(info) }) else { return nil }
+            config = c
+        }
+        if let r = rotationForEveryDevice { config.rotation = r }
+        return config
+    }
+
+    /// The entry a recording played as a device takes, chosen as for a device the daemon finds (by
+    /// name, vendorProduct and property; a devnode criterion cannot match a recording). The daemon's
+    /// `--replay` and `touchbridgectl replay` both choose here, and refuse alike.
+    public func replayConfig(for recording: Recording) throws -> DeviceConfig {
+        let info = DeviceInfo(devnode: "", name: recording.device.name, vendor: recording.device.vendor,
+                              product: recording.device.product)
+        guard let config = deviceConfig(for: info) else {
+            throw ConfigError(file: recording.source, line: nil, path: "", message: "no \"devices\" entry of \(source) selects \"\(recording.device.name)\" "
+                + "(\(recording.device.vendorProduct)), so the daemon would not open it; add an entry that "
+                + "matches it (entries match by name, vendorProduct and property; devnode cannot match a recording)")
+        }
+        return config
+    }
+
+    package init(window: Window, devices: [DeviceConfig], recognizers: [GestureRecognizer], views: [View],
+         source: String, isDefault: Bool, delegate: SceneDelegate) {
+        self.window = window
+        self.devices = devices
+        self.recognizers = recognizers
+        self.views = views
+        self.source = source
+        self.isDefault = isDefault
+        self.delegate = delegate
+    }
+
+    /// The socket protocol's "type" of a recognizer.
+    public static func typeName(_ r: GestureRecognizer) -> String {
+        RecognizerKind(r).name.description
+    }
+
+    /// Loads a scene file. With `passthrough` every device entry passes through (`touchbridged
+    /// --passthrough`); otherwise those that say `"passthrough": true`.
+    public static func load(path: String, passthrough: Bool = false, systemKeyboard: KeyboardNames = .system()) throws -> Scene {
+        let text: String
+        do { text = try Files.readText(path) } catch {
+            throw ConfigError(file: path, line: nil, path: "", message: "cannot read the scene file: \(error)")
+        }
+        return try parse(text, file: path, passthrough: passthrough, systemKeyboard: systemKeyboard)
+    }
+
+    /// Parses scene JSON (see docs/scenes.md); `passthrough` as in `load(path:passthrough:)`.
+    /// `systemKeyboard`: the layout keys actions are typed in when the scene names none.
+    public static func parse(_ text: String, file: String, passthrough: Bool = false,
+                             systemKeyboard: KeyboardNames = .system()) throws -> Scene {
+        var parser = JSONParser(text)
+        let json: JSON
+        do { json = try parser.parse() } catch let e as JSONSyntaxError {
+            throw ConfigError(file: file, line: e.line, path: "", message: "column \(e.column): \(e.message)")
+        }
+        let r = ConfigReader(file: file, lines: parser.lines)
+        // Every error it can, in one pass (ConfigErrors): each part is read on past the one before it.
+        var errors: [ConfigError] = []
+        func note(_ error: Error) throws {
+            guard let e = error as? ConfigError else { throw error }
+            errors.append(e)
+            if errors.count >= ConfigErrors.limit { throw ConfigErrors(errors: errors, stoppedAtLimit: true) }
+        }
+        let allowedTop = ["window", "devices", "views", "keyboard", "pencilButtons"]
+        var top: [(String, JSON)]
+        do { top = try r.object(json, "", allowed: allowedTop) } catch {
+            guard let members = json.objectValue else { throw error }
+            try note(error)
+            for (k, _) in members where !allowedTop.contains(k) && errors.last?.path != k {
+                do { _ = try r.object(.object([(k, .null)]), "", allowed: allowedTop) } catch { try note(error) }
+            }
+            top = members.filter { allowedTop.contains($0.0) }
+        }
+        func member(_ k: String) -> JSON? { top.first { $0.0 == k }?.1 }
+
+        var frame = Rect(x: 0, y: 0, width: 1, height: 1)
+        do {
+            guard let windowJSON = member("window") else { throw r.error("", "missing \"window\": {\"width\": W, \"height\": H}") }
+            let w = try r.object(windowJSON, "window", allowed: ["width", "height"])
+            func dimension(_ k: String) throws -> Double {
+                guard let v = w.first(where: { $0.0 == k })?.1 else { throw r.error("window", "missing \"\(k)\"") }
+                let n = try r.number(v, "window.\(k)")
+                guard n > 0 else { throw r.error("window.\(k)", "must be greater than 0, found \(n)") }
+                return n
+            }
+            frame = Rect(x: 0, y: 0, width: try dimension("width"), height: try dimension("height"))
+        } catch { try note(error) }
+
+        var devices: [DeviceConfig] = []
+        if let d = member("devices") {
+            if let list = d.arrayValue {
+                for (i, entry) in list.enumerated() {
+                    do { devices.append(try parseDevice(entry, "devices[\(i)]", r)) } catch { try note(error) }
+                }
+            } else {
+                try note(r.error("devices", "must be an array of device entries"))
+            }
+        }
+        if passthrough { for i in devices.indices { devices[i].passthrough = true } }
+        // Only a scene some device may pass through pays for hearing what the views hear.
+        let window = passthrough || devices.contains(where: \.passthrough) ? PassthroughWindow(frame: frame) : Window(frame: frame)
+        window.name = "window"
+
+        var keyboard: KeyboardNames?
+        if let k = member("keyboard") {
+            do { keyboard = try parseKeyboard(k, "keyboard", r) } catch { try note(error) }
+        }
+        var builder = Builder(reader: r, keyboard: keyboard ?? systemKeyboard)
+        builder.errors = errors
+        if let v = member("views") {
+            if let list = v.arrayValue {
+                for (i, entry) in list.enumerated() {
+                    do { window.addSubview(try builder.view(entry, "views[\(i)]")) } catch { try builder.note(error) }
+                }
+            } else {
+                try builder.note(r.error("views", "must be an array of views"))
+            }
+        }
+        try builder.link()
+        var pencilButtons: [Int: Action] = [:]
+        if let b = member("pencilButtons") {
+            do {
+                for (key, v) in try r.object(b, "pencilButtons", allowed: ["1", "2"]) {
+                    let names = builder.keyboard
+                    do {
+                        pencilButtons[Int(key)!] = try Action.readPencilButton(v, r.join("pencilButtons", key), r) { () throws(KeyboardError) in
+                            try KeyboardLayout.compiled(names)
+                        }
+                    } catch { try builder.note(error) }
+                }
+            } catch let e as ConfigErrors { throw e } catch { try builder.note(error) }
+        }
+        try builder.finish()
+        if let w = window as? PassthroughWindow { w.reserve(builder.reserved) }
+        let scene = Scene(window: window, devices: devices, recognizers: builder.recognizers.map(\.recognizer),
+                          views: builder.views, source: file, isDefault: false, delegate: builder.delegate)
+        scene.passesEveryDevice = passthrough
+        scene.reservedViews = builder.reserved
+        scene.actions = builder.actions
+        scene.pencilButtonActions = pencilButtons
+        scene.keyboard = keyboard
+        scene.keyboardLayout = builder.keyboard
+        scene.warnings = builder.warnings + builder.unreachable(in: window)
+        return scene
+    }
+
+    /// `"keyboard": {"layout": "de", "variant": "", "options": "", "model": "pc105"}`: compiled here,
+    /// so that a layout xkb-data lacks is an error of the scene, not of its first keys action.
+    package static func parseKeyboard(_ json: JSON, _ path: String, _ r: ConfigReader) throws -> KeyboardNames {
+        var k = KeyboardNames()
+        for (key, v) in try r.object(json, path, allowed: ["layout", "variant", "options", "model"]) {
+            let s = try r.string(v, r.join(path, key))
+            switch key {
+            case "layout":
+                guard !s.isEmpty else { throw r.error(r.join(path, key), "must name a layout (\"us\", \"de\", \"fr\")") }
+                k.layout = s
+            case "variant": k.variant = s
+            case "options": k.options = s
+            default: k.model = s
+            }
+        }
+        do { _ = try KeyboardLayout.compiled(k) } catch { throw r.error(path, error.description) }
+        return k
+    }
+
+    package static func parseDevice(_ json: JSON, _ path: String, _ r: ConfigReader) throws -> DeviceConfig {
+        let members = try r.object(json, path, allowed: ["name", "vendorProduct", "devnode", "property", "rotation",
+                                                          "flipX", "flipY", "calibration", "grab", "tablets", "region",
+                                                          "passthrough", "pointerArea", "dpms", "palmRejection"])
+        var c = DeviceConfig()
+        for (k, v) in members {
+            let p = r.join(path, k)
+            switch k {
+            case "name": c.selector.name = try r.string(v, p)
+            case "vendorProduct":
+                guard let vp = DeviceSelector.parseVendorProduct(try r.string(v, p)) else {
+                    throw r.error(p, "must be \"vvvv:pppp\" in hexadecimal, e.g. \"056a:00e6\"")
+                }
+                c.selector.vendorProduct = (vendor: vp.0, product: vp.1)
+            case "devnode": c.selector.devnode = try r.string(v, p)
+            case "property":
+                guard let kv = DeviceSelector.parseProperty(try r.string(v, p)) else {
+                    throw r.error(p, "must be \"KEY=VALUE\", e.g. \"ID_PATH=platform-3f204000.i2c\"")
+                }
+                c.selector.property = (key: kv.0, value: kv.1)
+            case "rotation":
+                let deg = try r.integer(v, p, min: 0)
+                guard let rot = CoordinateMapping.Rotation(rawValue: deg) else {
+                    throw r.error(p, "must be 0, 90, 180 or 270, found \(deg)")
+                }
+                c.rotation = rot
+            case "flipX": c.flipX = try r.bool(v, p)
+            case "flipY": c.flipY = try r.bool(v, p)
+            case "calibration": c.calibration = try r.numbers(v, p, count: 6, what: "(a libinput calibration matrix: a b c d e f)")
+            case "grab": c.grab = try r.bool(v, p)
+            case "tablets": c.tablets = try r.bool(v, p)
+            case "passthrough": c.passthrough = try r.bool(v, p)
+            case "palmRejection": c.palmRejection = try r.bool(v, p)
+            case "region":
+                let f = try r.numbers(v, p, count: 4, what: "[x, y, width, height] in window points")
+                guard f[2] > 0, f[3] > 0 else { throw r.error(p, "width and height must be greater than 0") }
+                c.region = Rect(x: f[0], y: f[1], width: f[2], height: f[3])
+            case "pointerArea":
+                let f = try r.numbers(v, p, count: 4, what: "[x, y, width, height] as fractions (0–1) of the desktop")
+                guard f.allSatisfy({ (0...1).contains($0) }), f[2] > 0, f[3] > 0, f[0] + f[2] <= 1 + 1e-9, f[1] + f[3] <= 1 + 1e-9 else {
+                    throw r.error(p, "must lie within the desktop: fractions from 0 to 1, width and height above 0, x + width and y + height at most 1")
+                }
+                c.pointerArea = Rect(x: f[0], y: f[1], width: f[2], height: f[3])
+            case "dpms":
+                let path = try r.string(v, p)
+                guard path.hasPrefix("/sys/"), path.hasSuffix("/dpms"), !path.contains("/../") else {
+                    throw r.error(p, "must be a DRM connector's dpms attribute in sysfs, such as \"/sys/class/drm/card1-eDP-1/dpms\" (ls /sys/class/drm/*/dpms)")
+                }
+                c.dpms = path
+            default: break
+            }
+        }
+        return c
+    }
+
+    /// Builds views and recognizers, then links names (requireToFail, simultaneousWith).
+    package struct Builder {
+        let reader: ConfigReader
+        var views: [View] = []
+        /// Views with `"passthrough": false`: touches whose hit-test view is one of them, or inside one,
+        /// never reach a mirror.
+        var reserved: [View] = []
+        /// Every view with its JSON path, for warnings.
+        var viewPaths: [(View, String)] = []
+        /// What is legal but surely not meant (`Scene.warnings`).
+        package var warnings: [String] = []
+        package var recognizers: [(recognizer: GestureRecognizer, path: String, requireToFail: [String], simultaneous: SimultaneousSpec)] = []
+        /// Each name's place in `recognizers`: names are checked and looked up in constant time, so that
+        /// a scene of n recognizers loads in time linear in n (a kiosk's generated layout can be large).
+        var recognizerIndex: [String: Int] = [:]
+        let delegate = SceneDelegate()
+        /// The layout keys actions are typed in, and the actions read.
+        let keyboard: KeyboardNames
+        var actions: [(recognizer: GestureRecognizer, action: Action)] = []
+        /// Errors met so far (a compiler's way: every one it can, `ConfigErrors.limit` at most); reading
+        /// goes on past each with the next view, recognizer or entry.
+        var errors: [ConfigError] = []
+        /// Recognizers whose definition had an error, by name: naming them elsewhere is not a second one.
+        var failedNames: Set<String> = []
+
+        package enum SimultaneousSpec { case none, everyone, names([String]) }
+
+        /// Throws what was kept: one error as itself, several together in the order of the file.
+        package func finish() throws {
+            if errors.count == 1 { throw errors[0] }
+            if errors.count > 1 {
+                let ordered = errors.enumerated().sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }.map(\.element)
+                throw ConfigErrors(errors: ordered, stoppedAtLimit: false)
+            }
+        }
+
+        /// Keeps `error` and goes on, unless the limit is reached (then every error so far, thrown).
+        package mutating func note(_ error: Error) throws {
+            guard let e = error as? ConfigError else { throw error }
+            errors.append(e)
+            if errors.count >= ConfigErrors.limit { throw ConfigErrors(errors: errors, stoppedAtLimit: true) }
+        }
+
+        package init(reader: ConfigReader, keyboard: KeyboardNames) {
+            self.reader = reader
+            self.keyboard = keyboard
+        }
+
+        static let viewKeys = ["name", "frame", "bounds", "transform", "alpha", "hidden", "userInteractionEnabled",
+                               "multipleTouchEnabled", "exclusiveTouch", "touchInsets", "recognizers", "subviews",
+                               "passthrough", "windowFrame", "clientScene"]
+
+        package mutating func view(_ json: JSON, _ path: String) throws -> View {
+            let r = reader
+            let members = try r.object(json, path, allowed: Builder.viewKeys)
+            func member(_ k: String) -> JSON? { members.first { $0.0 == k }?.1 }
+            guard let nameJSON = member("name") else { throw r.error(path, "missing \"name\"") }
+            let name = try r.string(nameJSON, r.join(path, "name"))
+            guard !name.isEmpty else { throw r.error(r.join(path, "name"), "must not be empty: the socket's lines name the view") }
+            guard let frameJSON = member("frame") else { throw r.error(path, "missing \"frame\": [x, y, width, height]") }
+            let f = try r.numbers(frameJSON, r.join(path, "frame"), count: 4, what: "[x, y, width, height]")
+            guard f[2] >= 0, f[3] >= 0 else { throw r.error(r.join(path, "frame"), "width and height must not be negative") }
+            let view = View(frame: Rect(x: f[0], y: f[1], width: f[2], height: f[3]))
+            view.name = name
+            views.append(view)
+            viewPaths.append((view, path))
+            for (k, v) in members {
+                let p = r.join(path, k)
+                switch k {
+                case "bounds":
+                    let b = try r.numbers(v, p, count: 4, what: "[x, y, width, height]")
+                    view.bounds = Rect(x: b[0], y: b[1], width: b[2], height: b[3])
+                case "transform":
+                    let t = try r.numbers(v, p, count: 6, what: "[a, b, c, d, tx, ty]")
+                    let transform = AffineTransform(a: t[0], b: t[1], c: t[2], d: t[3], tx: t[4], ty: t[5])
+                    guard transform.isInvertible else { throw r.error(p, "is not invertible (a·d − b·c = 0): the view could never be hit") }
+                    view.transform = transform
+                case "alpha":
+                    let a = try r.number(v, p)
+                    guard (0...1).contains(a) else { throw r.error(p, "must be between 0 and 1, found \(a)") }
+                    view.alpha = a
+                case "hidden": view.isHidden = try r.bool(v, p)
+                case "userInteractionEnabled": view.isUserInteractionEnabled = try r.bool(v, p)
+                case "multipleTouchEnabled": view.isMultipleTouchEnabled = try r.bool(v, p)
+                case "exclusiveTouch": view.isExclusiveTouch = try r.bool(v, p)
+                case "passthrough": if try !r.bool(v, p) { reserved.append(view) }
+                // Written by the daemon's scene lines (protocol 2), so that one can be saved as a scene
+                // file: where the view is in the window, and which client scene it came from. Derived,
+                // so ignored when read.
+                case "windowFrame", "clientScene": break
+                case "touchInsets":
+                    let i = try r.numbers(v, p, count: 4, what: "[top, left, bottom, right]")
+                    view.touchInsets = EdgeInsets(top: i[0], left: i[1], bottom: i[2], right: i[3])
+                case "recognizers":
+                    guard let list = v.arrayValue else { throw r.error(p, "must be an array of recognizers") }
+                    for (i, rec) in list.enumerated() {
+                        do { view.addGestureRecognizer(try recognizer(rec, "\(p)[\(i)]")) } catch {
+                            if let n = rec[RecognizerSchema.nameKey]?.stringValue { failedNames.insert(n) }
+                            try note(error)
+                        }
+                    }
+                case "subviews":
+                    guard let list = v.arrayValue else { throw r.error(p, "must be an array of views") }
+                    for (i, sub) in list.enumerated() {
+                        do { view.addSubview(try self.view(sub, "\(p)[\(i)]")) } catch { try note(error) }
+                    }
+                default: break
+                }
+            }
+            return view
+        }
+
+        mutating func recognizer(_ json: JSON, _ path: String) throws -> GestureRecognizer {
+            let r = reader
+            let types = RecognizerSchema.typeNames
+            guard let typeJSON = json[RecognizerSchema.typeKey] else { throw r.error(path, "missing \"type\" (one of \(types.joined(separator: ", ")))") }
+            let type = try r.string(typeJSON, r.join(path, RecognizerSchema.typeKey))
+            guard let schema = RecognizerSchema.named(type) else {
+                let hint = DidYouMean.hint(type, in: types)
+                throw r.error(r.join(path, RecognizerSchema.typeKey), "unknown recognizer type \"\(type)\"\(hint); one of \(types.joined(separator: ", "))")
+            }
+            let members = try r.object(json, path, allowed: schema.allowedKeys)
+            guard let nameJSON = json[RecognizerSchema.nameKey] else { throw r.error(path, "missing \"name\"") }
+            let name = try r.string(nameJSON, r.join(path, RecognizerSchema.nameKey))
+            guard !name.isEmpty else { throw r.error(r.join(path, RecognizerSchema.nameKey), "must not be empty: the socket's lines name the recognizer") }
+            if let other = recognizerIndex[name] {
+                throw r.error(r.join(path, RecognizerSchema.nameKey), "\"\(name)\" is already the name of \(recognizers[other].path); recognizer names must be unique")
+            }
+            let g = schema.make()
+            g.name = name
+            var requireToFail: [String] = []
+            var simultaneous = SimultaneousSpec.none
+            var properties = PropertyReader(reader: r)
+            for (k, v) in members {
+                let p = r.join(path, k)
+                switch k {
+                case RecognizerSchema.nameKey, RecognizerSchema.typeKey: break
+                case RecognizerSchema.requireToFailKey: requireToFail = try r.strings(v, p)
+                case RecognizerSchema.actionKey:
+                    let names = keyboard
+                    actions.append((g, try Action.read(v, p, for: g, r) { () throws(KeyboardError) in try KeyboardLayout.compiled(names) }))
+                case RecognizerSchema.simultaneousKey:
+                    if v.stringValue == "*" { simultaneous = .everyone } else {
+                        guard v.arrayValue != nil else { throw r.error(p, "must be an array of recognizer names or \"*\"") }
+                        simultaneous = .names(try r.strings(v, p))
+                    }
+                default:
+                    // `object(_:allowed:)` let only the schema's keys through.
+                    let property = (RecognizerSchema.common + schema.properties).first { $0.key == k }!
+                    try property.read(g, v, p, &properties)
+                }
+            }
+            warnings += properties.warnings
+            if let problem = schema.check(g) { throw r.error(path, problem) }
+            g.delegate = delegate
+            recognizerIndex[name] = recognizers.count
+            recognizers.append((g, path, requireToFail, simultaneous))
+            return g
+        }
+
+        /// Views no touch can reach: entirely outside their superview's bounds (H6), or the window's.
+        func unreachable(in window: Window) -> [String] {
+            viewPaths.compactMap { view, path in
+                guard let parent = view.superview, !view.frame.intersects(parent.bounds) else { return nil }
+                let whose = parent === window ? "the window" : "its superview"
+                return "\(reader.file): \(path) \"\(view.name ?? "")\": entirely outside \(whose): no touch can reach it (H6)"
+            }
+        }
+
+
+        /// Resolves names once every recognizer exists.
+        package mutating func link() throws {
+            let r = reader
+            func find(_ name: String, _ path: String) throws -> GestureRecognizer {
+                guard let g = recognizerIndex[name].map({ recognizers[$0].recognizer }) else {
+                    let names = recognizers.compactMap { $0.recognizer.name }
+                    let hint = DidYouMean.hint(name, in: names)
+                    throw r.error(path, "no recognizer is named \"\(name)\"\(hint)")
+                }
+                return g
+            }
+            for entry in recognizers {
+                for (i, name) in entry.requireToFail.enumerated() where !failedNames.contains(name) {
+                    let p = "\(entry.path).requireToFail[\(i)]"
+                    let other: GestureRecognizer
+                    do { other = try find(name, p) } catch { try note(error); continue }
+                    guard other !== entry.recognizer else { try note(r.error(p, "a recognizer cannot require its own failure")); continue }
+                    entry.recognizer.require(toFail: other)
+                    if other is HoverGestureRecognizer || entry.recognizer is HoverGestureRecognizer {
+                        warnings.append("\(p): a hover follows the pencil outside touch sequences and never fails or waits (HV4): this requirement does nothing")
+                    }
+                }
+                switch entry.simultaneous {
+                case .none: break
+                case .everyone: delegate.everyone.insert(ObjectIdentifier(entry.recognizer))
+                case .names(let names):
+                    for (i, name) in names.enumerated() where !failedNames.contains(name) {
+                        let other: GestureRecognizer
+                        do { other = try find(name, "\(entry.path).simultaneousWith[\(i)]") } catch { try note(error); continue }
+                        delegate.allow(entry.recognizer, other)
+                        delegate.declared[ObjectIdentifier(entry.recognizer), default: []].append(other)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Simultaneous recognition as a scene declares it: named pairs, or "*" for everyone (X2).
+package final class SceneDelegate: GestureRecognizerDelegate {
+    package var pairs: Set<Pair> = []
+    package var everyone: Set<ObjectIdentifier> = []
+    /// The partners each recognizer named (`simultaneousWith`), as declared: for writing the scene back.
+    package var declared: [ObjectIdentifier: [GestureRecognizer]] = [:]
+
+    /// What `g`'s `simultaneousWith` said: nil for nothing, [] with `everyone` for "*".
+    package func simultaneousDeclaration(of g: GestureRecognizer) -> (everyone: Bool, names: [GestureRecognizer]) {
+        (everyone.contains(ObjectIdentifier(g)), declared[ObjectIdentifier(g)] ?? [])
+    }
+
+    package struct Pair: Hashable {
+        let a: ObjectIdentifier, b: ObjectIdentifier
+    }
+
+    package func allow(_ a: GestureRecognizer, _ b: GestureRecognizer) {
+        pairs.insert(Pair(a: ObjectIdentifier(a), b: ObjectIdentifier(b)))
+        pairs.insert(Pair(a: ObjectIdentifier(b), b: ObjectIdentifier(a)))
+    }
+
+    package func gestureRecognizer(_ g: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool {
+        everyone.contains(ObjectIdentifier(g)) || pairs.contains(Pair(a: ObjectIdentifier(g), b: ObjectIdentifier(other)))
+    }
+
+    /// Scenes declare failure requirements statically (`requireToFail`): no pair is asked.
+    package var answersFailureRequirements: Bool { false }
+
+    package func recognizesSimultaneouslyWithEveryone(_ g: GestureRecognizer) -> Bool {
+        everyone.contains(ObjectIdentifier(g))
+    }
+}
