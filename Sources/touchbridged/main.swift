@@ -2,7 +2,6 @@
 import Glibc
 import TouchDaemon
 import TouchProtocol
-import TouchScene
 import TouchSystem
 
 let args = Array(CommandLine.arguments.dropFirst())

@@ -1,0 +1,92 @@
+"""The module layout's rules (docs/development.md "Modules"), checked on the package's own description,
+on the sources' imports and on the linked daemon: a rule broken by a new dependency or an import fails
+here, naming the module and what it reached."""
+import os
+import re
+import subprocess
+
+from common import *  # noqa: F401,F403
+
+SOURCES = os.path.join(ROOT, "Sources")
+
+# Who may import whom: each module of ours and the modules it may use (ours and the C libraries').
+# Lowest first; a module not listed here is a new one, and must be placed.
+MAY_IMPORT = {
+    "TouchCore": set(),
+    "TouchSystem": {"CLinux"},
+    "TouchInput": {"TouchCore", "TouchSystem", "CEvdev", "CUdev"},
+    "TouchProtocol": {"TouchCore", "TouchSystem", "TouchInput"},
+    "TouchScene": {"TouchCore", "TouchSystem", "TouchInput", "TouchProtocol", "CXkbcommon", "CEvdev"},
+    "VisualizerPage": {"EmbedPage"},   # its build plugin
+    "TouchDaemon": {"TouchCore", "TouchSystem", "TouchInput", "TouchProtocol", "TouchScene", "VisualizerPage",
+                    "CLinux", "CXkbcommon", "CEvdev"},
+    "TouchClients": {"TouchCore", "TouchSystem", "TouchInput", "TouchProtocol", "TouchScene", "VisualizerPage",
+                     "CLinux", "CSystemd", "CMosquitto"},
+    "touchbridged": {"TouchDaemon", "TouchSystem", "TouchProtocol"},
+}
+STANDARD = {"Glibc", "Synchronization", "PackageDescription", "PackagePlugin"}
+
+
+def package_targets():
+    out = subprocess.run(["swift", "package", "describe", "--type", "json"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=300)
+    if out.returncode != 0:
+        raise AssertionError(out.stderr)
+    return {t["name"]: set(t.get("target_dependencies", [])) for t in json.loads(out.stdout)["targets"]}
+
+
+def closure(graph, name):
+    seen, todo = set(), [name]
+    while todo:
+        for d in graph.get(todo.pop(), ()):
+            if d not in seen:
+                seen.add(d)
+                todo.append(d)
+    return seen
+
+
+class LayeringTests(TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.graph = package_targets()
+
+    def test_each_module_depends_only_on_what_it_may(self):
+        for name, allowed in MAY_IMPORT.items():
+            self.assertIn(name, self.graph, "Package.swift has no target " + name)
+            extra = self.graph[name] - allowed
+            self.assertFalse(extra, "Package.swift: %s depends on %s, which it may not (docs/development.md)"
+                             % (name, ", ".join(sorted(extra))))
+
+    def test_the_daemon_links_neither_mosquitto_nor_sd_bus(self):
+        reached = closure(self.graph, "touchbridged")
+        for library in ("CMosquitto", "CSystemd", "TouchClients"):
+            self.assertNotIn(library, reached, "touchbridged's target graph reaches " + library)
+        # And what the linker made of it: sd_notify is a datagram of our own (TouchSystem/SystemdNotifier).
+        out = subprocess.run(["ldd", DAEMON], capture_output=True, text=True, timeout=60).stdout
+        for library in ("libmosquitto", "libsystemd"):
+            self.assertNotIn(library, out, "touchbridged is linked with " + library)
+
+    def test_the_clients_never_reach_the_daemon(self):
+        self.assertNotIn("TouchDaemon", closure(self.graph, "TouchClients"))
+
+    def test_every_import_in_the_sources_is_allowed(self):
+        # SwiftPM lets a file import a module that is built anyway though its target does not declare it:
+        # the imports themselves are the rule.
+        ours = set(MAY_IMPORT) | {"TouchClients", "TouchDaemon"}
+        for name, allowed in MAY_IMPORT.items():
+            for folder, _, files in os.walk(os.path.join(SOURCES, name)):
+                for f in files:
+                    if not f.endswith(".swift"):
+                        continue
+                    path = os.path.join(folder, f)
+                    with open(path) as text:
+                        for n, line in enumerate(text, 1):
+                            m = re.match(r"\s*(?:@testable\s+)?import\s+(\w+)", line)
+                            if m and m.group(1) not in STANDARD and m.group(1) not in allowed:
+                                self.fail("%s:%d imports %s, which %s may not (docs/development.md)%s"
+                                          % (os.path.relpath(path, ROOT), n, m.group(1), name,
+                                             "" if m.group(1) in ours else " or which is no module of ours"))
+
+
+if __name__ == "__main__":
+    unittest.main()
