@@ -24,7 +24,8 @@ public enum ClientCommand: Equatable, Sendable {
     /// format, checked when it is built); no views removes it.
     case scene(name: String, views: [JSON])
 
-    public static let topicNames = ["gestures", "touches", "devices", "recognizers", "scene", "actions", "activity"]
+    /// The topics' names (`Topics.names`), for messages and for the commands that list them.
+    public static var topicNames: [String] { Topics.names }
 
     /// The command's name, for `{"event":"ok","command":…}` and the log.
     public var name: String {
@@ -158,17 +159,10 @@ public enum ClientCommand: Equatable, Sendable {
         var names: [String] = []
         for item in list {
             guard let n = item.stringValue else { throw Refusal(message: expected) }
-            switch n {
-            case "gestures": topics.insert(.gestures)
-            case "touches": topics.insert(.touches)
-            case "devices": topics.insert(.devices)
-            case "recognizers": topics.insert(.recognizers)
-            case "scene": topics.insert(.scene)
-            case "actions": topics.insert(.actions)
-            case "activity": topics.insert(.activity)
-            default:
+            guard let topic = Topics(name: n) else {
                 throw Refusal(message: "unknown topic \"\(n)\"; topics are \(topicNames.map { "\"\($0)\"" }.joined(separator: ", "))")
             }
+            topics.insert(topic)
             names.append(n)
         }
         return .subscribe(topics, names: names)

@@ -17,4 +17,24 @@ public struct Topics: OptionSet, Sendable {
     /// A line when a device's first finger lands and when its last lifts: what a presence sensor needs,
     /// without every touch (`touchbridgectl mqtt`).
     public static let activity = Topics(rawValue: 64)
+
+    /// Every topic with its name, in the order the protocol lists them (docs/protocol.md): the one
+    /// vocabulary of topic names.
+    public static let named: [(name: String, topic: Topics)] = [
+        ("gestures", .gestures), ("touches", .touches), ("devices", .devices), ("recognizers", .recognizers),
+        ("scene", .scene), ("actions", .actions), ("activity", .activity),
+    ]
+
+    public static var names: [String] { named.map(\.name) }
+
+    /// The topic called `name`, or nil.
+    public init?(name: String) {
+        guard let t = Topics.named.first(where: { $0.name == name })?.topic else { return nil }
+        self = t
+    }
+
+    /// The topics of the names that are topics (the others are left out).
+    public init(names: [String]) {
+        self = names.reduce(into: Topics()) { set, n in if let t = Topics(name: n) { set.insert(t) } }
+    }
 }

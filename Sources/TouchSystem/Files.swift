@@ -51,4 +51,16 @@ public enum Files {
     public static func baseName(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }
+
+    public static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// The name of the group that owns `path`, when the file and the group exist.
+    public static func groupName(of path: String) -> String? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return getgrgid(st.st_gid).flatMap { $0.pointee.gr_name.map { String(cString: $0) } }
+    }
 }

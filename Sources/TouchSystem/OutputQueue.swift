@@ -62,4 +62,10 @@ package final class OutputQueue {
         }
         return .waiting
     }
+
+    /// Forgets what waits (its peer is gone).
+    package func removeAll() {
+        bytes.removeAll(keepingCapacityUpTo: 256 * 1024)
+        start = 0
+    }
 }

@@ -48,9 +48,10 @@ public enum UnixSocket {
         return FileDescriptor(rawValue: fd)
     }
 
-    /// A blocking stream socket connected to `address`.
-    package static func connect(to address: UnixSocketAddress) throws(SystemError) -> FileDescriptor {
-        let fd = try make(SOCK_STREAM, nonBlocking: false, for: address.path)
+    /// A stream socket connected to `address`. Non-blocking, a connect to a Unix socket still completes
+    /// at once or fails (EAGAIN when the listener's queue is full): it never waits.
+    package static func connect(to address: UnixSocketAddress, nonBlocking: Bool = false) throws(SystemError) -> FileDescriptor {
+        let fd = try make(SOCK_STREAM, nonBlocking: nonBlocking, for: address.path)
         let rc = address.withSockaddr { Glibc.connect(fd.rawValue, $0, $1) }
         guard rc == 0 else {
             let e = Errno.current

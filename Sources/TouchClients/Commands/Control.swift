@@ -16,22 +16,16 @@ extension Ctl {
         guard let degrees = Int(a.positional[0]), CoordinateMapping.Rotation(rawValue: degrees) != nil else {
             throw Arguments.Failure(description: "touchbridgectl set rotation: takes 0, 90, 180 or 270 (degrees clockwise), not \"\(a.positional[0])\"")
         }
-        var w = JSONWriter()
-        w.beginObject(); w.key("set"); w.beginObject()
-        w.key("device")
+        var target = ClientCommand.DeviceTarget.all
         if let d = a["device"] {
             if let n = Int(d) {
                 guard n >= 0 else { throw Arguments.Failure(description: "touchbridgectl set rotation: --device takes an index ≥ 0 or a name, not \"\(d)\"") }
-                w.int(n)
+                target = .index(n)
             } else {
-                w.string(d)
+                target = .name(d)
             }
-        } else {
-            w.string("*")
         }
-        w.key("rotation"); w.int(degrees)
-        w.endObject(); w.endObject()
-        return try command(a, w.bytes)
+        return try command(a, .setDevice(target, .init(rotation: CoordinateMapping.Rotation(rawValue: degrees))))
     }
 
     /// `set display off|on`: for the idle manager (swayidle, hypridle), next to the command that turns
@@ -46,7 +40,7 @@ extension Ctl {
             let hint = DidYouMean.hint(state, in: ["off", "on"])
             throw Arguments.Failure(description: "touchbridgectl set display: takes off or on, not \"\(state)\"\(hint)")
         }
-        return try command(a, Array(#"{"set":{"display":"\#(state)"}}"#.utf8))
+        return try command(a, .setDisplay(on: state == "on"))
     }
 
     package static let enable = recognizerSwitch(true)
@@ -62,22 +56,13 @@ extension Ctl {
             guard !a.positional.isEmpty else {
                 throw Arguments.Failure(description: "touchbridgectl \(verb): name at least one recognizer (or a pattern such as \"edge*\")")
             }
-            var w = JSONWriter()
-            w.beginObject(); w.key("set"); w.beginObject()
-            w.key("recognizers"); w.beginArray()
-            for n in a.positional { w.string(n) }
-            w.endArray()
-            w.key("enabled"); w.bool(enabled)
-            w.endObject(); w.endObject()
-            return try command(a, w.bytes)
+            return try command(a, .setRecognizers(patterns: a.positional, enabled: enabled))
         }
     }
 
     /// Sends one control command and waits for its answer.
-    private static func command(_ a: Arguments, _ line: [UInt8]) throws -> Int32 {
-        let client = try SocketClient(path: try DaemonSocket.path(a))
-        try client.send(String(decoding: line, as: UTF8.self))
-        switch answer(client) {
+    private static func command(_ a: Arguments, _ command: ClientCommand) throws -> Int32 {
+        switch try DaemonConnection.request(command, at: try DaemonSocket.path(a)) {
         case .ok(let warning?):
             FileHandleStandardError.write("touchbridgectl: warning: \(warning)\n")
             return 0
@@ -89,20 +74,5 @@ extension Ctl {
             FileHandleStandardError.write("touchbridgectl: the daemon closed the connection before answering\n")
             return 1
         }
-    }
-
-    package enum Answer { case ok(warning: String?), refused(String), closed }
-
-    /// The answer to the command just sent: its `ok` or `error` line (other lines are skipped).
-    package static func answer(_ client: SocketClient) -> Answer {
-        while let line = client.readLine() {
-            guard let json = try? JSONParser.parse(String(decoding: line, as: UTF8.self)) else { continue }
-            switch json["event"]?.stringValue {
-            case "ok": return .ok(warning: json["warning"]?.stringValue)
-            case "error": return .refused(json["message"]?.stringValue ?? "")
-            default: continue
-            }
-        }
-        return .closed
     }
 }

@@ -44,21 +44,46 @@ package enum FollowRotation {
 
     /// Tells the daemon, and keeps telling it: the rotation the source last asked for is sent again
     /// whenever a daemon appears on the socket (started late, restarted, upgraded), since a new daemon
-    /// begins at its scene's rotation while the screen stays turned. A connection subscribed to
-    /// nothing watches the socket in the loop; when it ends, connecting again is tried with backoff
-    /// (0.5 s doubling to 10 s, as `mqtt` does). A refusal is logged and not repeated.
+    /// begins at its scene's rotation while the screen stays turned. One `DaemonConnection`, subscribed
+    /// to nothing, watches the socket and carries the `set` commands; when it ends, it connects again
+    /// with backoff (0.5 s doubling to 10 s). A refusal is logged and not repeated to the same daemon.
+    ///
+    ///     idle ──source──▶ pending ──connected──▶ sent ──ok / refused──▶ settled
+    ///                        ▲  ▲                  │                       │
+    ///                        │  └─ daemon gone ────┘                       │
+    ///                        └──────────────────── daemon gone ────────────┘
+    ///     (the source speaks again in any state: sent at once when connected, else pending)
     package final class Sender {
+        /// What the source asked for: its words (for the log), degrees, and sway's flip.
+        package struct Desired: Equatable {
+            var what: String
+            var rotation: Int
+            var flip: Bool?
+        }
+
+        package enum State: Equatable {
+            /// The source has said nothing yet.
+            case idle
+            /// Waits for a daemon to tell.
+            case pending(Desired)
+            /// Told the daemon; its answer is awaited.
+            case sent(Desired)
+            /// The daemon answered (carried out, or refused): nothing more to tell it.
+            case settled(Desired)
+
+            var desired: Desired? {
+                switch self {
+                case .idle: nil
+                case .pending(let d), .sent(let d), .settled(let d): d
+                }
+            }
+        }
+
         let socket: String
         let device: String
         let log: Logger
-        /// What the source asked for last: its words (for the log), degrees, and sway's flip.
-        private var desired: (what: String, rotation: Int, flip: Bool?)?
-        /// Whether the daemon being watched has `desired` (it answered ok, or refused it).
-        private var settled = false
-        private var watch: SocketClient?
-        private var retry: Timer?
-        private var backoff = Backoff(maximum: 10)
-        private var loop: EventLoop?
+        package private(set) var state = State.idle
+        private var connection: DaemonConnection?
 
         init(socket: String, device: String, log: Logger) {
             self.socket = socket
@@ -68,78 +93,58 @@ package enum FollowRotation {
 
         /// Starts watching the daemon's socket in `loop` (until `stopWatching`).
         func watch(in loop: EventLoop) throws {
-            self.loop = loop
-            let timer = try Timer()
-            retry = timer
-            try loop.add(timer.fd) { [unowned self] _ in
-                timer.acknowledge()
-                connectWatch()
-            }
-            connectWatch()
+            let c = try DaemonConnection(path: socket, topics: [], loop: loop)
+            c.onConnect = { [unowned self] in connected() }
+            c.onDisconnect = { [unowned self] reason, _, failures in disconnected(reason, failures: failures) }
+            connection = c
+            c.start()
         }
 
-        /// Removes the handlers from the loop (they hold this sender).
+        /// Ends the connection (its handlers hold this sender).
         func stopWatching() {
-            guard let loop else { return }
-            if let w = watch { loop.remove(w.fd) }
-            if let r = retry { loop.remove(r.fd) }
-            watch = nil
-            retry = nil
-            self.loop = nil
+            connection?.stop()
+            connection = nil
         }
 
-        private func connectWatch() {
-            guard let loop, watch == nil else { return }
-            do {
-                let c = try SocketClient(path: socket)
-                try c.subscribe([])
-                try loop.add(c.fd) { [unowned self, unowned c] _ in
-                    if !c.readAvailable({ _ in }) { watchLost() }
-                }
-                watch = c
-                backoff.reset()
-                if let d = desired, !settled {
-                    log.info("the daemon is there: \(d.what) again")
-                    send(d.what, rotation: d.rotation, flip: d.flip)
-                }
-            } catch {
-                if backoff.isFirst { log.warning("\(error); the rotation is sent when the daemon is there") }
-                retry?.arm(at: monotonicNow() + backoff.next())
+        /// The source asks for `rotation` (`what` says why, for the log).
+        func send(_ what: String, rotation: Int, flip: Bool? = nil) {
+            let d = Desired(what: what, rotation: rotation, flip: flip)
+            if connection?.state == .connected { tell(d) } else { state = .pending(d) }
+        }
+
+        private func connected() {
+            guard let d = state.desired else { return }
+            if case .pending = state { log.info("the daemon is there: \(d.what) again") }
+            tell(d)
+        }
+
+        private func disconnected(_ reason: String, failures: Int) {
+            if let d = state.desired { state = .pending(d) }
+            if failures == 0 {
+                log.warning("the daemon went away; the rotation is sent again when it is back")
+            } else if failures == 1 {
+                log.warning("\(reason); the rotation is sent when the daemon is there")
             }
         }
 
-        private func watchLost() {
-            if let w = watch { loop?.remove(w.fd) }
-            watch = nil
-            settled = false
-            log.warning("the daemon went away; the rotation is sent again when it is back")
-            retry?.arm(at: monotonicNow() + backoff.delay)
-        }
-
-        func send(_ what: String, rotation: Int, flip: Bool? = nil) {
-            desired = (what, rotation, flip)
-            settled = false
-            var w = JSONWriter()
-            w.beginObject(); w.key("set"); w.beginObject()
-            w.key("device")
-            if let n = Int(device) { w.int(n) } else { w.string(device) }
-            w.key("rotation"); w.int(rotation)
-            if let flip { w.key("flipX"); w.bool(flip) }
-            w.endObject(); w.endObject()
-            do {
-                let client = try SocketClient(path: socket)
-                try client.send(w.string)
-                switch Ctl.answer(client) {
+        private func tell(_ d: Desired) {
+            guard let connection else { return }
+            state = .sent(d)
+            let target: ClientCommand.DeviceTarget = Int(device).map { .index($0) } ?? (device == "*" ? .all : .name(device))
+            let change = ClientCommand.MappingChange(rotation: CoordinateMapping.Rotation(rawValue: d.rotation), flipX: d.flip)
+            connection.send(.setDevice(target, change)) { [unowned self] answer in
+                // Only the answer to what is wanted now settles it (the source may have spoken since).
+                guard state == .sent(d) else { return }
+                switch answer {
                 case .ok:
-                    log.info("\(what): rotation \(rotation)°\(flip == true ? ", flipped" : "") for device \(device)")
-                    settled = true
+                    log.info("\(d.what): rotation \(d.rotation)°\(d.flip == true ? ", flipped" : "") for device \(device)")
+                    state = .settled(d)
                 case .refused(let message):
-                    log.error("\(what): the daemon refused: \(message)")
-                    settled = true
-                case .closed: log.error("\(what): the daemon closed the connection before answering")
+                    log.error("\(d.what): the daemon refused: \(message)")
+                    state = .settled(d)
+                case .closed:
+                    state = .pending(d)
                 }
-            } catch {
-                log.error("\(what): \(error)")
             }
         }
     }

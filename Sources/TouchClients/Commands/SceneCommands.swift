@@ -1,3 +1,4 @@
+import Glibc
 import TouchInput
 import TouchProtocol
 import TouchScene
@@ -51,37 +52,45 @@ extension Ctl {
         let (fileName, views) = try ClientSceneFile.read(file)
         var name = a["name"] ?? fileName ?? Files.baseName(file)
         if a["name"] == nil, fileName == nil, let dot = name.lastIndex(of: ".") { name = String(name[..<dot]) }
-        var w = JSONWriter(capacity: 4096)
-        w.beginObject(); w.key("scene"); w.beginObject()
-        w.key("name"); w.string(name)
-        w.key("views"); w.value(views)
-        w.endObject(); w.endObject()
-        let client = try SocketClient(path: try DaemonSocket.path(a))
-        try client.subscribe(["gestures"])
-        try client.send(String(decoding: w.bytes, as: UTF8.self))
-        switch answer(client) {
-        case .ok: break
-        case .refused(let message):
-            // The daemon names the place inside the command ("scene.views[0].frame"); here it is the file's.
-            let place = message.hasPrefix("scene.") ? "\(file): " + message.dropFirst("scene.".count) : "\(file): \(message)"
-            FileHandleStandardError.write("touchbridgectl scene push: the daemon refused the scene: \(place)\n")
-            return 1
-        case .closed:
-            FileHandleStandardError.write("touchbridgectl scene push: the daemon closed the connection before answering\n")
-            return 1
+        let loop = try EventLoop()
+        let daemon = try DaemonConnection(path: try DaemonSocket.path(a), topics: ["gestures"], loop: loop, reconnects: false)
+        var status: Int32 = 1
+        var failure: String?
+        daemon.onConnect = { [unowned daemon] in
+            daemon.send(.scene(name: name, views: views.arrayValue ?? [])) { answer in
+                switch answer {
+                case .ok:
+                    FileHandleStandardError.write("touchbridgectl scene push: scene \"\(name)\" is on; its gestures follow (Ctrl-C takes it away)\n")
+                case .refused(let message):
+                    // The daemon names the place inside the command ("scene.views[0].frame"); here it is the file's.
+                    let place = message.hasPrefix("scene.") ? "\(file): " + message.dropFirst("scene.".count) : "\(file): \(message)"
+                    FileHandleStandardError.write("touchbridgectl scene push: the daemon refused the scene: \(place)\n")
+                    loop.stop()
+                case .closed: break   // onDisconnect says it
+                }
+            }
         }
-        FileHandleStandardError.write("touchbridgectl scene push: scene \"\(name)\" is on; its gestures follow (Ctrl-C takes it away)\n")
-        let prefix = Array((name + "/").utf8)
-        let marker = Array("\"recognizer\":\"".utf8)
+        // Gesture lines of this scene's recognizers only: "recognizer":"NAME/…".
+        let prefix = name + "/"
         var out = StandardOutput()
-        while let line = client.readLine() {
-            // Gesture lines of this scene's recognizers only: "recognizer":"NAME/…".
-            guard let at = line.firstRange(of: marker), line[at.upperBound...].starts(with: prefix) else { continue }
-            out.line(line)
+        daemon.onLine = { line in
+            guard line.event == .gesture, line.field("recognizer")?.hasPrefix(prefix) == true else { return }
+            out.line(line.array)
             out.flush()
         }
-        FileHandleStandardError.write("touchbridgectl scene push: the daemon closed the connection; the scene is gone\n")
-        return 1
+        var answered = false
+        daemon.onDisconnect = { reason, _, failures in
+            if failures > 0 { failure = reason } else { answered = true }
+            loop.stop()
+        }
+        let signals = try SignalReceiver([SIGINT, SIGTERM])
+        try loop.add(signals.fd) { _ in _ = signals.take(); status = 130; loop.stop() }
+        daemon.start()
+        if daemon.state == .connected { loop.run() }
+        daemon.stop()
+        if let failure { throw SocketError(failure) }
+        if answered { FileHandleStandardError.write("touchbridgectl scene push: the daemon closed the connection; the scene is gone\n") }
+        return status
     }
 }
 

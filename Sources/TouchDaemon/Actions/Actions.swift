@@ -430,7 +430,7 @@ public final class Actions {
 
     private var writer = JSONWriter(capacity: 256)
 
-    /// `{"event":"action","time":T,"device":D,"recognizer":R,"state":S,"action":A,…}`.
+    /// An action line (ActionLine) for binding `b`.
     private func line(_ b: Binding, _ time: Double, state: StaticString, action: StaticString? = nil,
                       _ fields: (inout JSONWriter) -> Void) {
         line(name: b.name, device: b.device, time, state: state, action: action ?? b.action.name, fields)
@@ -438,16 +438,7 @@ public final class Actions {
 
     private func line(name: String, device: Int?, _ time: Double, state: StaticString, action: StaticString,
                       _ fields: (inout JSONWriter) -> Void) {
-        writer.reset()
-        writer.beginObject()
-        writer.key("event"); writer.staticString("action")
-        writer.key("time"); writer.number(time)
-        writer.key("device"); if let d = device { writer.int(d) } else { writer.null() }
-        writer.key("recognizer"); writer.string(name)
-        writer.key("state"); writer.staticString(state)
-        writer.key("action"); writer.staticString(action)
-        fields(&writer)
-        writer.endObject()
+        ActionLine.write(into: &writer, time: time, device: device, recognizer: name, state: state, action: action, fields)
         lines.append(writer.bytes)
     }
 

@@ -160,20 +160,12 @@ public final class Pipeline {
         displayGate.readsDPMS = deviceConfigs.values.contains { $0.dpms != nil }
     }
 
-    /// `{"event":"activity","time":T,"device":D,"touching":B}` when a device's first finger lands or its
-    /// last lifts.
+    /// An activity line (ActivityLine) when a device's first finger lands or its last lifts.
     private func noteActivity(_ frame: DigitizerFrame) {
         let touching = !frame.contacts.isEmpty
         guard touching != touchingDevices.contains(frame.device), let onLines else { return }
         if touching { touchingDevices.insert(frame.device) } else { touchingDevices.remove(frame.device) }
-        var w = JSONWriter()
-        w.beginObject()
-        w.key("event"); w.staticString("activity")
-        w.key("time"); w.number(frame.timestamp)
-        w.key("device"); w.int(frame.device)
-        w.key("touching"); w.bool(touching)
-        w.endObject()
-        w.bytes.withUnsafeBufferPointer { onLines(.activity, $0) }
+        ActivityLine.encode(time: frame.timestamp, device: frame.device, touching: touching).withUnsafeBufferPointer { onLines(.activity, $0) }
     }
 
     // MARK: The display (README "Screen-aware")

@@ -135,3 +135,36 @@ package enum PencilLine {
         return w.bytes
     }
 }
+
+/// `{"event":"activity","time":T,"device":D,"touching":B}`: a device's first finger landed (true) or
+/// its last lifted (false), on the activity topic.
+package enum ActivityLine {
+    package static func encode(time: Double, device: Int, touching: Bool) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("event"); w.staticString("activity")
+        w.key("time"); w.number(time)
+        w.key("device"); w.int(device)
+        w.key("touching"); w.bool(touching)
+        w.endObject()
+        return w.bytes
+    }
+}
+
+/// `{"event":"action","time":T,"device":D,"recognizer":R,"state":S,"action":A,…}`: what an action wrote
+/// to the action devices (the actions topic); `fields` adds the action's own (keys, codes, dx…).
+package enum ActionLine {
+    package static func write(into w: inout JSONWriter, time: Double, device: Int?, recognizer: String, state: StaticString,
+                              action: StaticString, _ fields: (inout JSONWriter) -> Void) {
+        w.reset()
+        w.beginObject()
+        w.key("event"); w.staticString("action")
+        w.key("time"); w.number(time)
+        w.key("device"); if let d = device { w.int(d) } else { w.null() }
+        w.key("recognizer"); w.string(recognizer)
+        w.key("state"); w.staticString(state)
+        w.key("action"); w.staticString(action)
+        fields(&w)
+        w.endObject()
+    }
+}
