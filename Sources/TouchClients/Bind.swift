@@ -240,67 +240,64 @@ extension Ctl {
         let log = Logger(program: "touchbridgectl bind")
         for m in missing { log.warning("\(file): \"\(m.program)\" (for \(m.key)) is not on the PATH: it will fail until it is installed") }
         let path = try DaemonSocket.path(a)
+        let loop = try EventLoop()
         let signals = try SignalReceiver([SIGCHLD, SIGTERM, SIGINT])
         var running: [pid_t: String] = [:]
-        var wait = 0.5
-        var attempt = 0
         /// The unknown names last logged: said again only when they change.
         var told: [String] = []
-        while true {
-            let client: SocketClient
-            do {
-                client = try SocketClient(path: path)
-                try client.subscribe(["gestures", "scene"] + (bindings.bindsWake ? ["devices"] : []))
-                if attempt > 0 { log.info("connected to \(path) again") }
-                FileHandleStandardError.write("touchbridgectl bind: connected, \(counted(bindings.commands.count, "binding")) (\(path))")
-                attempt = 0
-                wait = 0.5
-            } catch {
-                attempt += 1
-                log.warning("\(error); trying again in \(wait) s (attempt \(attempt))")
-                if !sleep(wait, signals: signals, running: &running, log: log) { return 0 }
-                wait = min(wait * 2, 10)
-                continue
-            }
-            // Gestures, scene changes and signals, as they come.
-            var fds = [pollfd(fd: client.fd.rawValue, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: signals.fd.rawValue, events: Int16(POLLIN), revents: 0)]
-            var connected = true
-            while connected {
-                guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { break }
-                if fds[1].revents != 0 {
-                    if !handle(signals.take(), running: &running, log: log) { return 0 }
-                }
-                if fds[0].revents != 0 {
-                    connected = client.readAvailable { line in
-                        guard let json = try? JSONParser.parse(String(decoding: line, as: UTF8.self)) else { return }
-                        switch json["event"]?.stringValue {
-                        case "gesture": run(json, line: line, bindings: bindings, running: &running, log: log)
-                        case "wake":
-                            // A touch woke the display: its binding runs as a recognizer's would, state "wake".
-                            var named = json
-                            if case .object(var members) = json {
-                                members.append(("recognizer", .string(Bindings.wakeKey)))
-                                members.append(("state", .string("wake")))
-                                named = .object(members)
-                            }
-                            run(named, line: line, bindings: bindings, running: &running, log: log)
-                        case "pencil":
-                            // A barrel button: bound as "pencil1"/"pencil2", its state "pressed" or "released".
-                            guard case .object(var members) = json, let b = json["button"]?.intValue else { break }
-                            members.append(("recognizer", .string("pencil\(b)")))
-                            run(.object(members), line: line, bindings: bindings, running: &running, log: log)
-                        case "scene":
-                            let unknown = bindings.unknownNames(in: Bindings.recognizerNames(ofSceneLine: json), source: "the daemon's scene")
-                            if unknown != told { for u in unknown { log.warning("\(file): \(u)") } }
-                            told = unknown
-                        default: break
-                        }
-                    }
-                }
-            }
-            log.warning("\(path): the daemon closed the connection; connecting again")
+        var attempts = 0
+        let daemon = try DaemonConnection(path: path, topics: ["gestures", "scene"] + (bindings.bindsWake ? ["devices"] : []), loop: loop)
+        daemon.onConnect = {
+            if attempts > 0 { log.info("connected to \(path) again") }
+            FileHandleStandardError.write("touchbridgectl bind: connected, \(counted(bindings.commands.count, "binding")) (\(path))")
+            attempts = 0
         }
+        daemon.onDisconnect = { reason, wait, failures in
+            if failures == 0 {
+                log.warning("\(path): the daemon closed the connection; connecting again")
+            } else {
+                attempts = failures
+                log.warning("\(reason); trying again in \(wait ?? 0) s (attempt \(failures))")
+            }
+        }
+        // Gestures, scene changes and signals, as they come.
+        daemon.onLine = { line in
+            switch line.event {
+            case .gesture, .wake, .pencil, .scene: break
+            default: return
+            }
+            guard let json = line.json else { return }
+            switch line.event {
+            case .gesture: run(json, line: line.array, bindings: bindings, running: &running, log: log)
+            case .wake:
+                // A touch woke the display: its binding runs as a recognizer's would, state "wake".
+                var named = json
+                if case .object(var members) = json {
+                    members.append(("recognizer", .string(Bindings.wakeKey)))
+                    members.append(("state", .string("wake")))
+                    named = .object(members)
+                }
+                run(named, line: line.array, bindings: bindings, running: &running, log: log)
+            case .pencil:
+                // A barrel button: bound as "pencil1"/"pencil2", its state "pressed" or "released".
+                guard case .object(var members) = json, let b = PencilLine.decode(json)?.button else { return }
+                members.append(("recognizer", .string("pencil\(b)")))
+                run(.object(members), line: line.array, bindings: bindings, running: &running, log: log)
+            case .scene:
+                let unknown = bindings.unknownNames(in: Bindings.recognizerNames(ofSceneLine: json), source: "the daemon's scene")
+                if unknown != told { for u in unknown { log.warning("\(file): \(u)") } }
+                told = unknown
+            default: break
+            }
+        }
+        try loop.add(signals.fd) { _ in
+            if !handle(signals.take(), running: &running, log: log) { loop.stop() }
+        }
+        daemon.start()
+        loop.run()
+        daemon.stop()
+        loop.remove(signals.fd)
+        return 0
     }
 
     /// A gesture line: the commands bound to its recognizer and state.
@@ -328,17 +325,6 @@ extension Ctl {
             if s == SIGTERM || s == SIGINT { return false }
         }
         return true
-    }
-
-    /// Waits `seconds`, reaping children meanwhile; false when told to stop.
-    private static func sleep(_ seconds: Double, signals: SignalReceiver, running: inout [pid_t: String], log: Logger) -> Bool {
-        let end = monotonicNow() + seconds
-        while true {
-            let left = end - monotonicNow()
-            if left <= 0 { return true }
-            var fd = pollfd(fd: signals.fd.rawValue, events: Int16(POLLIN), revents: 0)
-            if poll(&fd, 1, Int32(left * 1000) + 1) > 0 && !handle(signals.take(), running: &running, log: log) { return false }
-        }
     }
 
     /// Collects finished commands without blocking and logs the ones that failed.

@@ -87,6 +87,9 @@ public final class DaemonConnection {
         if let socket { loop.remove(socket); socket.close() }
     }
 
+    /// Who is at the other end while connected (the daemon's pid and user, from the kernel).
+    public var peer: PeerCredentials? { socket.flatMap(PeerCredentials.of) }
+
     /// Connects now (from `idle`; a later call does nothing).
     public func start() {
         guard state == .idle else { return }

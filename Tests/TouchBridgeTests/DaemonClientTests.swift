@@ -41,20 +41,29 @@ struct DaemonClientTests {
             waitpid(pid, &status, 0)
             #expect(access(socketPath, F_OK) != 0)      // SIGTERM removed the socket
         }
-        var client: SocketClient?
-        for _ in 0..<200 where client == nil {
-            client = try? SocketClient(path: socketPath)
-            if client == nil { usleep(20_000) }
-        }
-        let c = try #require(client)
-        let hello = try JSONParser.parse(String(decoding: c.readLine() ?? [], as: UTF8.self))
-        #expect(hello["event"]?.stringValue == "hello" && hello["protocol"]?.numberValue == 2)
-        try c.send(#"{"subscribe":["gestures"]}"#)
-        #expect(try JSONParser.parse(String(decoding: c.readLine() ?? [], as: UTF8.self))["event"]?.stringValue == "subscribed")
+        // The clients' one connection: it tries again until the daemon listens.
+        let loop = try EventLoop()
+        let daemon = try DaemonConnection(path: socketPath, topics: ["gestures"], loop: loop,
+                                          backoff: Backoff(first: 0.02, maximum: 0.02))
+        let deadline = try Timer()
+        try loop.add(deadline.fd) { _ in loop.stop() }
+        deadline.arm(at: monotonicNow() + 30)
+        var firstLines: [DaemonLine.Event] = []
         var live: [JSON] = []
-        while live.count < expected.count, let line = c.readLine() {
-            live.append(try JSONParser.parse(String(decoding: line, as: UTF8.self)))
+        daemon.onLine = { line in
+            if firstLines.count < 2 {
+                firstLines.append(line.event)
+                if line.event == .hello, let json = line.json { #expect(HelloLine.decode(json)?.protocolVersion == 2) }
+                return
+            }
+            if let json = line.json { live.append(json) }
+            if live.count == expected.count { loop.stop() }
         }
+        daemon.start()
+        loop.run()
+        daemon.stop()
+        loop.remove(deadline.fd)
+        #expect(firstLines == [.hello, .subscribed])
         #expect(live.count == expected.count)
         let offset = (live.first?["time"]?.numberValue ?? 0) - (expected.first?["time"]?.numberValue ?? 0)
         for (a, b) in zip(live, expected) {

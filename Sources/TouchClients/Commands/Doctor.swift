@@ -31,38 +31,44 @@ package struct Doctor {
     }
 
     package mutating func socket(_ path: String) -> Daemon? {
-        let client: SocketClient
-        do { client = try SocketClient(path: path) } catch {
+        var d = Daemon()
+        do {
+            let loop = try EventLoop()
+            // The hello, then what the scene and devices topics give at once.
+            let daemon = try DaemonConnection(path: path, topics: ["scene", "devices"], loop: loop, reconnects: false)
+            let timer = try Timer()
+            let end = monotonicNow() + 2
+            try loop.add(timer.fd) { _ in loop.stop() }
+            daemon.onConnect = { [unowned daemon] in d.peer = daemon.peer }
+            daemon.onLine = { line in
+                guard let json = line.json else { return }
+                switch line.event {
+                case .hello:
+                    let h = HelloLine.decode(json)
+                    d.version = h?.version ?? "?"
+                    d.protocolVersion = h?.protocolVersion ?? 0
+                case .scene: d.sceneLine = json
+                case .device:
+                    if let dev = DeviceLine.decode(json), dev.action != "removed" { d.devices[dev.device] = (dev.node, dev.name) }
+                default: return
+                }
+                // Until the scene has come and nothing more for 0.1 s (the devices present come with it).
+                if d.sceneLine != nil { timer.arm(at: min(end, monotonicNow() + 0.1)) }
+            }
+            var failure: String?
+            daemon.onDisconnect = { reason, _, failures in
+                if failures > 0 { failure = reason }
+                loop.stop()
+            }
+            timer.arm(at: end)
+            daemon.start()
+            if daemon.state == .connected { loop.run() }
+            daemon.stop()
+            loop.remove(timer.fd)
+            if let failure { throw SocketError(failure) }
+        } catch {
             say(.missing, "the daemon's socket: \(error)")
             return nil
-        }
-        var d = Daemon()
-        d.peer = PeerCredentials.of(client.fd)
-        // The hello, then what the scene and devices topics give at once.
-        try? client.subscribe(["scene", "devices"])
-        let end = monotonicNow() + 2
-        var fds = [pollfd(fd: client.fd.rawValue, events: Int16(POLLIN), revents: 0)]
-        var open = true
-        // Until the scene has come and nothing more for 0.1 s (the devices present come with it).
-        while open && monotonicNow() < end {
-            guard poll(&fds, 1, 100) > 0 else {
-                if d.sceneLine != nil { break }
-                continue
-            }
-            open = client.readAvailable { raw in
-                guard let json = try? JSONParser.parse(String(decoding: raw, as: UTF8.self)) else { return }
-                switch json["event"]?.stringValue {
-                case "hello":
-                    d.version = json["version"]?.stringValue ?? "?"
-                    d.protocolVersion = json["protocol"]?.intValue ?? 0
-                case "scene": d.sceneLine = json
-                case "device":
-                    if let i = json["device"]?.intValue, json["action"]?.stringValue != "removed" {
-                        d.devices[i] = (json["node"]?.stringValue ?? "", json["name"]?.stringValue ?? "")
-                    }
-                default: break
-                }
-            }
         }
         let who = d.peer.map { p in "pid \(p.pid), user \(Doctor.userName(p.uid))" } ?? "an unknown peer"
         let protocolOK = d.protocolVersion == Version.protocolVersion

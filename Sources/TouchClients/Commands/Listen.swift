@@ -14,14 +14,27 @@ extension Ctl {
         DaemonSocket.option,
     ]) { a in
         try a.expect(0, "nothing")
-        let client = try SocketClient(path: try DaemonSocket.path(a))
         // Gestures always; the other topics as asked (each flag is named after its topic).
-        try client.subscribe(["gestures"] + ClientCommand.topicNames.filter { $0 != "gestures" && a.has($0) })
+        let loop = try EventLoop()
+        let daemon = try DaemonConnection(path: try DaemonSocket.path(a),
+                                          topics: ["gestures"] + Topics.names.filter { $0 != "gestures" && a.has($0) },
+                                          loop: loop, reconnects: false)
         var out = StandardOutput()
-        while let line = client.readLine() {
-            out.line(line)
+        // Written as it comes: a slow reader of stdout holds this process back, and the daemon's
+        // bounded queue for it then drops this connection, not the others.
+        daemon.onLine = { line in
+            out.line(line.array)
             out.flush()
         }
+        var failure: String?
+        daemon.onDisconnect = { reason, _, failures in
+            if failures > 0 { failure = reason }
+            loop.stop()
+        }
+        daemon.start()
+        if daemon.state == .connected { loop.run() }
+        daemon.stop()
+        if let failure { throw SocketError(failure) }
         // A pipe's reader sees the end of the stream; a supervisor sees a failure and restarts it.
         FileHandleStandardError.write("touchbridgectl listen: the daemon closed the connection\n")
         return 1

@@ -28,9 +28,8 @@ public final class MQTTBridge {
     package let log: Logger
     package let loop: EventLoop
     package let broker: MQTTConnection
-    private let retry: Timer
-    private var daemon: SocketClient?
-    private var daemonBackoff = Backoff(maximum: 10)
+    /// The daemon's socket: reconnected with backoff (0.5 s doubling to 10 s) while the bridge runs.
+    private let daemon: DaemonConnection
     private var devices: [(index: Int, line: JSON)] = []
     private var touching: Set<String> = []
     /// A recognizer of the served scene, as discovery announces it.
@@ -43,9 +42,6 @@ public final class MQTTBridge {
     private var recognizers: [SceneRecognizer] = []
     /// Discovery topics published (retained), to clear those of recognizers that went away.
     private var announced: Set<String> = []
-    /// Command lines sent to the daemon, waiting for their answer (the daemon answers in order): what
-    /// the log says of each once answered.
-    private var pendingCommands: [String] = []
     package private(set) var exitStatus: Int32 = 0
 
     package var statusTopic: String { config.prefix + "/status" }
@@ -58,15 +54,17 @@ public final class MQTTBridge {
         self.socketPath = socketPath
         self.log = log
         loop = try EventLoop()
-        retry = try Timer()
+        // Activity from the daemon's activity lines: every touch line is read only when touches are
+        // forwarded.
+        daemon = try DaemonConnection(path: socketPath, topics: ["gestures", "devices", "scene", "activity"]
+                                        + ["touches", "recognizers"].filter { config.topics.contains($0) }, loop: loop)
         broker = try MQTTConnection(config: config, clientID: "touchbridge:" + config.prefix, willTopic: config.prefix + "/status",
                                     loop: loop, log: log)
         broker.onConnected = { [unowned self] in brokerConnected() }
         broker.onMessage = { [unowned self] topic, payload, retained in message(topic, payload, retained: retained) }
-        try loop.add(retry.fd) { [unowned self] _ in
-            retry.acknowledge()
-            connectDaemon()
-        }
+        daemon.onConnect = { [unowned self] in daemonConnected() }
+        daemon.onDisconnect = { [unowned self] reason, wait, failures in daemonLost(reason, retryIn: wait ?? 0, failures: failures) }
+        daemon.onLine = { [unowned self] in line($0) }
     }
 
     /// Runs until SIGTERM or SIGINT: `offline` is published, then the broker is left cleanly.
@@ -82,13 +80,12 @@ public final class MQTTBridge {
                         + "it must be in touchbridged's --control-group, or the daemon refuses the commands")
         }
         broker.start()
-        connectDaemon()
+        daemon.start()
         loop.run()
         broker.publish(statusTopic, Array("offline".utf8), retain: true, qos: 1)
         broker.close()
         loop.remove(signals.fd)
-        loop.remove(retry.fd)
-        if let d = daemon { loop.remove(d.fd) }
+        daemon.stop()
         return exitStatus
     }
 
@@ -100,124 +97,62 @@ public final class MQTTBridge {
 
     // MARK: The daemon
 
-    private func connectDaemon() {
-        guard daemon == nil else { return }
-        do {
-            let c = try SocketClient(path: socketPath)
-            // Activity from the daemon's activity lines: every touch line is read only when touches are
-            // forwarded.
-            var topics = ["gestures", "devices", "scene", "activity"]
-            if config.topics.contains("touches") { topics.append("touches") }
-            if config.topics.contains("recognizers") { topics.append("recognizers") }
-            try c.subscribe(topics)
-            daemon = c
-            daemonBackoff.reset()
-            try loop.add(c.fd) { [unowned self, unowned c] _ in
-                if !c.readAvailable({ line($0) }) { daemonLost() }
-            }
-            log.info("reading \(socketPath)")
-            broker.publish(statusTopic, Array("online".utf8), retain: true, qos: 1)
-        } catch {
-            let wait = daemonBackoff.next()
-            log.warning("\(error); trying again in \(wait) s")
-            retry.arm(at: monotonicNow() + wait)
-        }
+    private var daemonIsConnected: Bool { daemon.state == .connected }
+
+    private func daemonConnected() {
+        log.info("reading \(socketPath)")
+        broker.publish(statusTopic, Array("online".utf8), retain: true, qos: 1)
     }
 
-    private func daemonLost() {
-        if let d = daemon { loop.remove(d.fd) }
-        daemon = nil
-        for c in pendingCommands { log.warning("\(c): not answered, the daemon went away") }
-        pendingCommands = []
+    private func daemonLost(_ reason: String, retryIn wait: Double, failures: Int) {
+        guard failures == 0 else {
+            log.warning("\(reason); trying again in \(wait) s")
+            return
+        }
         devices = []
         touching = []
         log.warning("the daemon closed the connection; offline until it is back")
         broker.publish(statusTopic, Array("offline".utf8), retain: true, qos: 1)
-        retry.arm(at: monotonicNow() + daemonBackoff.delay)
     }
 
     /// One line of the daemon's. Gesture and touch lines, the many, are read by their few fields (the
     /// daemon writes them in a fixed order, docs/protocol.md), not parsed whole; the rest is parsed.
-    private func line(_ bytes: [UInt8]) {
-        if bytes.starts(with: Self.touchPrefix) { return touch(bytes) }
-        if bytes.starts(with: Self.gesturePrefix) {
-            guard config.topics.contains("gestures"), let r = Self.stringField(bytes, "recognizer") else { return }
-            broker.publish(config.prefix + "/gesture/" + MQTTConfig.topicLevel(r), bytes)
+    private func line(_ line: DaemonLine) {
+        switch line.event {
+        case .touch: return touch(line)
+        case .gesture:
+            guard config.topics.contains("gestures"), let r = line.field("recognizer") else { return }
+            broker.publish(config.prefix + "/gesture/" + MQTTConfig.topicLevel(r), line.array)
             return
-        }
-        guard let json = try? JSONParser.parse(String(decoding: bytes, as: UTF8.self)) else { return }
-        switch json["event"]?.stringValue {
-        case "activity":
-            guard let d = json["device"]?.intValue, let on = json["touching"]?.boolValue else { return }
+        case .activity:
+            guard let json = line.json, let a = ActivityLine.decode(json) else { return }
             let wasTouching = !touching.isEmpty
-            if on { touching.insert("\(d)") } else { touching.remove("\(d)") }
+            if a.touching { touching.insert("\(a.device)") } else { touching.remove("\(a.device)") }
             if wasTouching != !touching.isEmpty { publishActivity() }
-        case "device":
-            device(json)
-        case "scene":
-            scene(json)
-        case "wake":
+        case .device:
+            if let json = line.json { device(json) }
+        case .scene:
+            if let json = line.json { scene(json) }
+        case .wake:
             // A touch on a dark screen (README "Screen-aware"): Home Assistant may turn the screen on.
-            if config.topics.contains("devices") { broker.publish(config.prefix + "/wake", bytes) }
-        case "pencil":
-            if config.topics.contains("gestures") { broker.publish(config.prefix + "/pencil", bytes) }
-        case "recognizer":
-            if config.topics.contains("recognizers") { broker.publish(config.prefix + "/recognizers", bytes) }
-        case "ok", "error":
-            guard !pendingCommands.isEmpty else { return }
-            let what = pendingCommands.removeFirst()
-            if json["event"]?.stringValue == "ok" {
-                log.info("\(what): carried out")
-            } else {
-                log.warning("\(what): refused by the daemon: \(json["message"]?.stringValue ?? "")")
-            }
-            broker.publish(commandTopic + "/result", bytes, qos: 1)
+            if config.topics.contains("devices") { broker.publish(config.prefix + "/wake", line.array) }
+        case .pencil:
+            if config.topics.contains("gestures") { broker.publish(config.prefix + "/pencil", line.array) }
+        case .recognizer:
+            if config.topics.contains("recognizers") { broker.publish(config.prefix + "/recognizers", line.array) }
         default:
             break
         }
-    }
-
-    package static let touchPrefix = Array(#"{"event":"touch""#.utf8), gesturePrefix = Array(#"{"event":"gesture""#.utf8)
-
-    /// The value of `"key":` in a line: a string without escapes, or a number's text; nil when absent (or
-    /// escaped: then the caller does without).
-    package static func stringField(_ bytes: [UInt8], _ key: String) -> String? {
-        let needle = Array("\"\(key)\":".utf8)
-        guard let at = firstIndex(of: needle, in: bytes) else { return nil }
-        var i = at + needle.count
-        guard i < bytes.count else { return nil }
-        if bytes[i] == 0x22 {                                           // a string
-            i += 1
-            let start = i
-            while i < bytes.count && bytes[i] != 0x22 {
-                if bytes[i] == 0x5c { return nil }
-                i += 1
-            }
-            return i < bytes.count ? String(decoding: bytes[start..<i], as: UTF8.self) : nil
-        }
-        let start = i
-        while i < bytes.count && bytes[i] != 0x2c && bytes[i] != 0x7d { i += 1 }
-        return String(decoding: bytes[start..<i], as: UTF8.self)
-    }
-
-    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
-        guard needle.count <= bytes.count else { return nil }
-        var i = 0
-        while i + needle.count <= bytes.count {
-            if bytes[i] == needle[0] && bytes[i..<(i + needle.count)].elementsEqual(needle) { return i }
-            i += 1
-        }
-        return nil
     }
 
     private var lastTouchFrame: String?
 
     /// Touch lines, with the `touches` topic: one message per frame at most (its first line: a rate
     /// limit, not a record).
-    private func touch(_ bytes: [UInt8]) {
-        if config.topics.contains("touches"), let t = Self.stringField(bytes, "time"), t != lastTouchFrame {
+    private func touch(_ line: DaemonLine) {
+        if config.topics.contains("touches"), let t = line.field("time"), t != lastTouchFrame {
             lastTouchFrame = t
-            broker.publish(config.prefix + "/touches", bytes, qos: 0)
+            broker.publish(config.prefix + "/touches", line.array, qos: 0)
         }
     }
 
@@ -281,8 +216,8 @@ public final class MQTTBridge {
     // MARK: The broker
 
     private func brokerConnected() {
-        broker.publish(statusTopic, Array((daemon == nil ? "offline" : "online").utf8), retain: true, qos: 1)
-        if config.topics.contains("devices") && daemon != nil { publishDevices() }
+        broker.publish(statusTopic, Array((daemonIsConnected ? "online" : "offline").utf8), retain: true, qos: 1)
+        if config.topics.contains("devices") && daemonIsConnected { publishDevices() }
         if lastTouch != nil { publishActivity() }
         if config.control { broker.subscribe(commandTopic) }
         announced = []                                  // the broker may have lost them: all again
@@ -351,7 +286,7 @@ public final class MQTTBridge {
         let what = "command on \(topic) (\(payload.count) byte\(payload.count == 1 ? "" : "s")\(retained ? ", retained" : ""))"
         func refuse(_ message: String) {
             log.warning("\(what) refused: \(message)")
-            broker.publish(result, errorLine(message), qos: 1)
+            broker.publish(result, ErrorLine.encode(message), qos: 1)
         }
         let command: ClientCommand
         switch Self.command(payload, retained: retained, allowScenes: config.allowScenes, topic: commandTopic) {
@@ -359,19 +294,21 @@ public final class MQTTBridge {
         case .success(nil): return
         case .success(let c?): command = c
         }
-        guard let d = daemon else { return refuse("the daemon is not connected") }
-        do {
-            try d.send(String(decoding: payload, as: UTF8.self))
-            pendingCommands.append("\(what), \(command.name)\(command.logDetail)")
-        } catch {
-            refuse("\(error)")
+        guard daemonIsConnected else { return refuse("the daemon is not connected") }
+        let said = "\(what), \(command.name)\(command.logDetail)"
+        daemon.send(command) { [unowned self] answer in
+            // The daemon's answer as it sent it: the same encoders make the same line.
+            switch answer {
+            case .ok(let warning):
+                log.info("\(said): carried out")
+                broker.publish(result, OkLine.encode(command: command.name, warning: warning), qos: 1)
+            case .refused(let message):
+                log.warning("\(said): refused by the daemon: \(message)")
+                broker.publish(result, ErrorLine.encode(message), qos: 1)
+            case .closed:
+                log.warning("\(said): not answered, the daemon went away")
+            }
         }
-    }
-
-    private func errorLine(_ message: String) -> [UInt8] {
-        var w = JSONWriter()
-        w.beginObject(); w.key("event"); w.staticString("error"); w.key("message"); w.string(message); w.endObject()
-        return w.bytes
     }
 
     // MARK: Home Assistant discovery

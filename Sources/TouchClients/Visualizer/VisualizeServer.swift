@@ -14,7 +14,7 @@ import VisualizerPage
 ///                                                   ──GET /──▶ the page
 ///
 /// A page that connects gets the current scene and devices first, then every line as it comes. When the
-/// daemon goes away the pages are told (`event: status`) and the server connects again every second.
+/// daemon goes away the pages are told (`event: status`) and the server connects again (0.5 s doubling to 2 s).
 /// A page that stops reading until 16 MiB wait for it is dropped; the others are not slowed down.
 ///
 /// The page shows what the socket's readers see, to whoever reaches the port, so the door is kept as the
@@ -45,8 +45,9 @@ public final class VisualizeServer {
     public let url: String
     private let page: [UInt8]
     private var peers: [FileDescriptor: Peer] = [:]
-    private var daemon: SocketClient?
-    private let retry: Timer
+    /// The daemon's socket, connected again after 0.5 s doubling to 2 s when it goes away (a page
+    /// waits on it: a short wait).
+    private var daemon: DaemonConnection!
     /// What a page that connects is told first: the scene, and the devices present by node.
     private var sceneLine: [UInt8]?
     private var deviceLines: [(node: String, added: [UInt8], changed: [UInt8]?)] = []
@@ -69,7 +70,6 @@ public final class VisualizeServer {
         self.log = log
         self.socketPath = socketPath
         loop = try EventLoop()
-        retry = try Timer()
         let (host, port) = try VisualizeServer.parse(address)
         self.host = host
         self.port = port
@@ -87,7 +87,10 @@ public final class VisualizeServer {
             log.warning("--no-token: every local user, and every page open in a browser on this machine, may read the page \(touches ? "and every touch " : "")at \(url) (for a trusted kiosk only)")
         }
         try loop.add(listenFD) { [unowned self] _ in self.acceptAll() }
-        try loop.add(retry.fd) { [unowned self] _ in self.retry.acknowledge(); self.connectDaemon() }
+        daemon = try DaemonConnection(path: socketPath, topics: topics, loop: loop, backoff: Backoff(first: 0.5, maximum: 2))
+        daemon.onConnect = { [unowned self] in daemonConnected() }
+        daemon.onDisconnect = { [unowned self] reason, _, failures in daemonLost(reason, failures: failures) }
+        daemon.onLine = { [unowned self] in forward($0) }
     }
 
     package static func parse(_ address: String) throws -> (String, UInt16) {
@@ -123,8 +126,9 @@ public final class VisualizeServer {
     public func run() throws -> Int32 {
         let signals = try SignalReceiver([SIGINT, SIGTERM])
         try loop.add(signals.fd) { [unowned self] _ in _ = signals.take(); self.loop.stop() }
-        connectDaemon()
+        daemon.start()
         loop.run()
+        daemon.stop()
         for fd in Array(peers.keys) { drop(fd) }
         listenFD.close()
         return 0
@@ -132,57 +136,44 @@ public final class VisualizeServer {
 
     // MARK: The daemon
 
-    private func connectDaemon() {
-        guard daemon == nil else { return }
-        do {
-            let client = try SocketClient(path: socketPath)
-            try client.subscribe(topics)
-            client.fd.setNonBlocking()
-            try loop.add(client.fd, events: [.readable, .hangup]) { [unowned self] _ in self.readDaemon() }
-            daemon = client
-            retry.arm(at: nil)
-            log.info("following the daemon on \(socketPath)")
-            toldWaiting = false
-            status("connected")
-        } catch {
-            // Said once, not every second: the page shows the wait too.
-            if !toldWaiting { log.warning("\(error); trying again every second") }
-            toldWaiting = true
-            retry.arm(at: monotonicNow() + 1)
-        }
+    private func daemonConnected() {
+        log.info("following the daemon on \(socketPath)")
+        toldWaiting = false
+        status("connected")
     }
 
-    private func readDaemon() {
-        guard let client = daemon else { return }
-        let open = client.readAvailable { [unowned self] line in self.forward(line) }
-        if !open {
-            loop.remove(client.fd)
-            daemon = nil
-            sceneLine = nil
-            deviceLines = []
-            log.warning("the daemon closed the connection; connecting again every second")
-            toldWaiting = true
-            status("the daemon went away; connecting again every second (systemctl status touchbridged says why)")
-            retry.arm(at: monotonicNow() + 1)
+    private func daemonLost(_ reason: String, failures: Int) {
+        sceneLine = nil
+        deviceLines = []
+        if failures == 0 {
+            log.warning("the daemon closed the connection; connecting again")
+            status("the daemon went away; connecting again (systemctl status touchbridged says why)")
+        } else if !toldWaiting {
+            // Said once, not at every try: the page shows the wait too.
+            log.warning("\(reason); trying again")
         }
+        toldWaiting = true
     }
 
     /// A line from the daemon: remembered when it describes the present (scene, devices), and sent to
     /// every page.
-    private func forward(_ line: [UInt8]) {
-        if line.starts(with: #"{"event":"scene""#.utf8) {
-            sceneLine = line
-        } else if line.starts(with: #"{"event":"device""#.utf8), let json = try? JSONParser.parse(String(decoding: line, as: UTF8.self)),
-                  let node = json["node"]?.stringValue {
-            switch json["action"]?.stringValue {
-            case "added": deviceLines.removeAll { $0.node == node }; deviceLines.append((node, line, nil))
-            case "changed": if let i = deviceLines.firstIndex(where: { $0.node == node }) { deviceLines[i].changed = line }
-            default: deviceLines.removeAll { $0.node == node }
+    private func forward(_ line: DaemonLine) {
+        switch line.event {
+        case .scene:
+            sceneLine = line.array
+        case .device:
+            guard let json = line.json, let d = DeviceLine.decode(json) else { break }
+            switch d.action {
+            case "added": deviceLines.removeAll { $0.node == d.node }; deviceLines.append((d.node, line.array, nil))
+            case "changed": if let i = deviceLines.firstIndex(where: { $0.node == d.node }) { deviceLines[i].changed = line.array }
+            default: deviceLines.removeAll { $0.node == d.node }
             }
-        } else if line.starts(with: #"{"event":"hello""#.utf8) || line.starts(with: #"{"event":"subscribed""#.utf8) {
+        case .hello, .subscribed:
             return
+        default:
+            break
         }
-        let event = Array("data: ".utf8) + line + [0x0a, 0x0a]
+        let event = Array("data: ".utf8) + line.array + [0x0a, 0x0a]
         for peer in peers.values where peer.isStream { enqueue(peer, event) }
         flushAll()
     }
@@ -280,7 +271,7 @@ public final class VisualizeServer {
             peer.isStream = true
             var start = Array(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
                                + "Connection: keep-alive\r\nX-Content-Type-Options: nosniff\r\n\r\nretry: 1000\n\n").utf8)
-            start += Array("event: status\ndata: \(daemon == nil ? "the daemon is not answering: start it (systemctl start touchbridged, or make run)" : "connected")\n\n".utf8)
+            start += Array("event: status\ndata: \(daemon.state != .connected ? "the daemon is not answering: start it (systemctl start touchbridged, or make run)" : "connected")\n\n".utf8)
             for l in [sceneLine].compactMap({ $0 }) + deviceLines.flatMap({ [$0.added] + ($0.changed.map { [$0] } ?? []) }) { start += Array("data: ".utf8) + l + [0x0a, 0x0a] }
             enqueue(peer, start)
             flush(peer)
