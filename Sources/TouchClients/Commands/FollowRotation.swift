@@ -234,72 +234,13 @@ package enum FollowRotation {
 
     // MARK: sway
 
-    /// sway's IPC (sway-ipc(7)): "i3-ipc", the payload's length and the message type as 32-bit numbers
-    /// in the host's order, then JSON.
-    package final class SwayIPC {
-        let fd: FileDescriptor
-        private var buffer: [UInt8] = []
-
-        static let subscribe: UInt32 = 2, getOutputs: UInt32 = 3, outputEvent: UInt32 = 0x8000_0001
-
-        init(path: String) throws {
-            do { fd = try UnixSocket.connect(to: try UnixSocketAddress(path)) } catch {
-                throw SocketError("sway's IPC socket \(path): \(error) (is sway running? SWAYSOCK names its socket)")
-            }
-        }
-
-        deinit { fd.close() }
-
-        func send(_ type: UInt32, _ payload: String) throws {
-            var bytes = Array("i3-ipc".utf8)
-            withUnsafeBytes(of: UInt32(payload.utf8.count)) { bytes += $0 }
-            withUnsafeBytes(of: type) { bytes += $0 }
-            bytes += Array(payload.utf8)
-            try UnixSocket.sendAll(fd, bytes, to: "sway")
-        }
-
-        /// The next whole message, reading as needed (blocking); nil when sway closed the socket.
-        func receive() -> (type: UInt32, payload: JSON?)? {
-            while true {
-                if buffer.count >= 14 {
-                    let length = buffer[6..<10].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-                    let type = buffer[10..<14].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-                    guard buffer.starts(with: Array("i3-ipc".utf8)), length < 16 << 20 else { return nil }
-                    if buffer.count >= 14 + Int(length) {
-                        let payload = Array(buffer[14..<(14 + Int(length))])
-                        buffer.removeFirst(14 + Int(length))
-                        return (type, try? JSONParser.parse(String(decoding: payload, as: UTF8.self)))
-                    }
-                }
-                var chunk = [UInt8](repeating: 0, count: 65536)
-                let n = chunk.withUnsafeMutableBytes { read(fd.rawValue, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return nil }
-                buffer += chunk.prefix(n)
-            }
-        }
-
-        /// Whether a whole message is already buffered.
-        var hasMessage: Bool {
-            guard buffer.count >= 14 else { return false }
-            let length = buffer[6..<10].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-            return buffer.count >= 14 + Int(length)
-        }
-    }
-
     /// Follows sway's output transform until SIGTERM or SIGINT, or until sway goes away (exit 1, so that
-    /// a user service restarts it with sway).
+    /// a user service restarts it with sway). One connection (SwayIPC): subscribed to output events, and
+    /// asking for the outputs at the start and after each event.
     package static func sway(_ sender: Sender, map: [String: Int], output: String?, socket: String, log: Logger) throws -> Int32 {
-        let events = try SwayIPC(path: socket)
-        try events.send(SwayIPC.subscribe, #"["output"]"#)
-        guard let answer = events.receive(), answer.payload?["success"]?.boolValue == true else {
-            throw SocketError("sway did not accept the subscription to output events")
-        }
+        let ipc = try SwayIPC(path: socket)
         var current: String?
-        func follow() throws {
-            let query = try SwayIPC(path: socket)
-            try query.send(SwayIPC.getOutputs, "")
-            guard let reply = query.receive(), let outputs = reply.payload?.arrayValue else { return }
+        func follow(_ outputs: [JSON]) {
             let chosen = outputs.first { o in
                 output.map { o["name"]?.stringValue == $0 } ?? (o["active"]?.boolValue == true)
             }
@@ -316,24 +257,43 @@ package enum FollowRotation {
         let signals = try SignalReceiver([SIGTERM, SIGINT])
         try sender.watch(in: loop)
         defer { sender.stopWatching() }                 // its handlers hold it
-        try follow()
         var status: Int32 = 0
-        try loop.add(events.fd) { _ in
-            repeat {
-                guard let m = events.receive() else {
-                    log.warning("sway closed its IPC socket")
-                    status = 1
-                    loop.stop()
-                    return
-                }
-                if m.type == SwayIPC.outputEvent { try? follow() }
-            } while events.hasMessage
+        func fail(_ message: String) {
+            log.warning(message)
+            status = 1
+            loop.stop()
         }
+        guard ipc.send(SwayIPC.subscribe, #"["output"]"#), ipc.send(SwayIPC.getOutputs, "") else {
+            throw SocketError("sway's IPC socket \(socket): sway closed it")
+        }
+        func watchWritable() { loop.modify(ipc.fd, events: ipc.isWaiting ? [.readable, .writable] : .readable) }
+        try loop.add(ipc.fd, events: .readable) { events in
+            if events.contains(.writable) {
+                guard ipc.flush() else { return fail("sway closed its IPC socket") }
+                watchWritable()
+            }
+            guard events.contains(.readable) || events.contains(.closed) || events.contains(.hangup) else { return }
+            guard let messages = ipc.receive() else { return fail("sway closed its IPC socket") }
+            for m in messages {
+                switch m.type {
+                case SwayIPC.subscribe:
+                    if m.payload?["success"]?.boolValue != true { return fail("sway did not accept the subscription to output events") }
+                case SwayIPC.getOutputs:
+                    follow(m.payload?.arrayValue ?? [])
+                case SwayIPC.outputEvent:
+                    guard ipc.send(SwayIPC.getOutputs, "") else { return fail("sway closed its IPC socket") }
+                    watchWritable()
+                default:
+                    break
+                }
+            }
+        }
+        watchWritable()
         try loop.add(signals.fd) { _ in
             if !signals.take().isEmpty { loop.stop() }
         }
         loop.run()
-        loop.remove(events.fd)
+        loop.remove(ipc.fd)
         loop.remove(signals.fd)
         return status
     }

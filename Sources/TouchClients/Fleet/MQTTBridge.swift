@@ -414,17 +414,11 @@ public final class MQTTBridge {
         return w.bytes
     }
 
-    /// The `set` line that enables or disables one recognizer, written by the JSON writer: a name with
-    /// quotes or backslashes stays one string (a name `t","*` is not a second pattern).
+    /// The `set` line that enables or disables one recognizer (the switch's command in discovery),
+    /// by the command's own encoder: a name with quotes or backslashes stays one string (a name `t","*`
+    /// is not a second pattern).
     public static func setCommand(recognizer name: String, enabled: Bool) -> String {
-        var w = JSONWriter()
-        w.beginObject()
-        w.key("set"); w.beginObject()
-        w.key("recognizers"); w.beginArray(); w.string(name); w.endArray()
-        w.key("enabled"); w.bool(enabled)
-        w.endObject()
-        w.endObject()
-        return String(decoding: w.bytes, as: UTF8.self)
+        String(decoding: ClientCommand.setRecognizers(patterns: [name], enabled: enabled).line, as: UTF8.self)
     }
 
     /// A discovery object id: letters, digits, _ and - only.
