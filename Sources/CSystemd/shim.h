@@ -24,26 +24,16 @@ static inline int csystemd_call(sd_bus *bus, const char *dest, const char *path,
 static inline int csystemd_read_owner_changed(sd_bus_message *m, const char **name, const char **old_owner, const char **new_owner) {
     return sd_bus_message_read(m, "sss", name, old_owner, new_owner);
 }
-// org.freedesktop.DBus.NameHasOwner(name): 1 when owned, 0 when not, negative on error.
-static inline int csystemd_name_has_owner(sd_bus *bus, const char *name) {
-    sd_bus_message *reply = NULL;
-    int owned = 0;
-    int r = sd_bus_call_method(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
-                               NULL, &reply, "s", name);
-    if (r >= 0) r = sd_bus_message_read(reply, "b", &owned);
-    sd_bus_message_unref(reply);
-    return r < 0 ? r : owned;
+// Method calls answered later, in `callback` (sd-bus owns the slot: it is freed after the answer).
+static inline int csystemd_call_async(sd_bus *bus, const char *dest, const char *path, const char *iface, const char *member,
+                                      sd_bus_message_handler_t callback, void *userdata) {
+    return sd_bus_call_method_async(bus, NULL, dest, path, iface, member, callback, userdata, "");
 }
-// org.freedesktop.DBus.GetNameOwner(name): the unique name (":1.42") that owns `name`, in *out (free it);
-// negative when nobody does.
-static inline int csystemd_name_owner(sd_bus *bus, const char *name, char **out) {
-    sd_bus_message *reply = NULL;
-    const char *owner = NULL;
-    *out = NULL;
-    int r = sd_bus_call_method(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
-                               NULL, &reply, "s", name);
-    if (r >= 0) r = sd_bus_message_read(reply, "s", &owner);
-    if (r >= 0 && owner) *out = strdup(owner);
-    sd_bus_message_unref(reply);
-    return r < 0 ? r : (*out ? 0 : -ENOMEM);
+static inline int csystemd_call_async_s(sd_bus *bus, const char *dest, const char *path, const char *iface, const char *member,
+                                        const char *a, sd_bus_message_handler_t callback, void *userdata) {
+    return sd_bus_call_method_async(bus, NULL, dest, path, iface, member, callback, userdata, "s", a);
+}
+static inline int csystemd_call_async_ss(sd_bus *bus, const char *dest, const char *path, const char *iface, const char *member,
+                                         const char *a, const char *b, sd_bus_message_handler_t callback, void *userdata) {
+    return sd_bus_call_method_async(bus, NULL, dest, path, iface, member, callback, userdata, "ss", a, b);
 }

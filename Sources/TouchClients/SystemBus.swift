@@ -85,29 +85,51 @@ package final class SystemBus {
         return reply
     }
 
-    /// A string property.
-    package func stringProperty(_ destination: String, _ path: String, _ interface: String, _ name: String) throws -> String {
-        var error = sd_bus_error()
-        var value: UnsafeMutablePointer<CChar>?
-        let r = sd_bus_get_property_string(bus, destination, path, interface, name, &error, &value)
-        defer { sd_bus_error_free(&error); free(value) }
-        guard r >= 0, let value else {
-            let message = error.message.map { String(cString: $0) } ?? "\(Errno(-r))"
-            throw Failure(description: "\(interface).\(name): \(message)")
+    /// Calls `member` with up to two string arguments and returns at once: `reply` gets the answer (or
+    /// the error) when it comes, from `process()`. What a handler of the event loop calls: it never
+    /// waits for the other side.
+    package func callAsync(_ destination: String, _ path: String, _ interface: String, _ member: String, _ args: [String] = [],
+                           reply: @escaping (Result<OpaquePointer, Failure>) -> Void) {
+        let box = Unmanaged.passRetained(ReplyBox { m in
+            if sd_bus_message_is_method_error(m, nil) > 0, let e = sd_bus_message_get_error(m) {
+                let name = e.pointee.name.map { String(cString: $0) } ?? "an error"
+                let message = e.pointee.message.map { String(cString: $0) } ?? ""
+                reply(.failure(Failure(description: "\(interface).\(member): \(name)\(message.isEmpty ? "" : ": " + message)")))
+            } else {
+                reply(.success(m))
+            }
+        }).toOpaque()
+        let callback: sd_bus_message_handler_t = { m, userdata, _ in
+            guard let userdata else { return 0 }
+            let box = Unmanaged<ReplyBox>.fromOpaque(userdata).takeRetainedValue()
+            if let m { box.handle(m) }
+            return 0
         }
-        return String(cString: value)
+        let r: Int32
+        switch args.count {
+        case 0: r = csystemd_call_async(bus, destination, path, interface, member, callback, box)
+        case 1: r = csystemd_call_async_s(bus, destination, path, interface, member, args[0], callback, box)
+        default: r = csystemd_call_async_ss(bus, destination, path, interface, member, args[0], args[1], callback, box)
+        }
+        if r < 0 {
+            Unmanaged<ReplyBox>.fromOpaque(box).release()
+            reply(.failure(Failure(description: "\(interface).\(member): cannot send: \(Errno(-r))")))
+        }
     }
 
-    /// The unique name (":1.42") of the connection that owns `name` now; nil when none does.
-    package func owner(of name: String) -> String? {
-        var out: UnsafeMutablePointer<CChar>?
-        guard csystemd_name_owner(bus, name, &out) >= 0, let out else { return nil }
-        defer { free(out) }
-        return String(cString: out)
+    package final class ReplyBox {
+        let handle: (OpaquePointer) -> Void
+        init(_ handle: @escaping (OpaquePointer) -> Void) { self.handle = handle }
     }
 
-    /// Whether some connection owns `name` now.
-    package func hasOwner(_ name: String) -> Bool { csystemd_name_has_owner(bus, name) > 0 }
+    /// The string of a reply whose body is one string ("s"), or one string in a variant ("v", as
+    /// org.freedesktop.DBus.Properties.Get answers).
+    package static func string(of reply: OpaquePointer, variant: Bool = false) -> String? {
+        if variant, csystemd_enter_variant(reply, "s") < 0 { return nil }
+        var s: UnsafePointer<CChar>?
+        guard csystemd_read_string(reply, &s) >= 0, let s else { return nil }
+        return String(cString: s)
+    }
 
     // MARK: Reading messages
 

@@ -167,20 +167,29 @@ package enum FollowRotation {
             }
             sender.send(orientation, rotation: deg)
         }
+        /// Who owns the name, then the claim, then the orientation now: each call answered later, on the
+        /// loop (a sensor proxy that is slow to answer holds nothing up).
         func claim() {
-            guard let o = bus.owner(of: proxyName) else {
-                owner = nil
-                log.warning("iio-sensor-proxy (\(proxyName)) is not on the system bus; waiting for it")
-                return
-            }
-            owner = o
-            do {
-                try bus.call(proxyName, proxyPath, proxyName, "ClaimAccelerometer").map { _ = sd_bus_message_unref($0) }
-                claimed = true
-                log.info("claimed the accelerometer of iio-sensor-proxy")
-                apply(try bus.stringProperty(proxyName, proxyPath, proxyName, "AccelerometerOrientation"))
-            } catch {
-                log.error("iio-sensor-proxy: \(error)")
+            bus.callAsync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [proxyName]) { result in
+                guard case .success(let m) = result, let o = SystemBus.string(of: m) else {
+                    owner = nil
+                    log.warning("iio-sensor-proxy (\(proxyName)) is not on the system bus; waiting for it")
+                    return
+                }
+                owner = o
+                bus.callAsync(proxyName, proxyPath, proxyName, "ClaimAccelerometer") { result in
+                    if case .failure(let error) = result { return log.error("iio-sensor-proxy: \(error)") }
+                    claimed = true
+                    log.info("claimed the accelerometer of iio-sensor-proxy")
+                    bus.callAsync(proxyName, proxyPath, "org.freedesktop.DBus.Properties", "Get", [proxyName, "AccelerometerOrientation"]) { result in
+                        switch result {
+                        case .failure(let error): log.error("iio-sensor-proxy: \(error)")
+                        case .success(let m):
+                            guard let o = SystemBus.string(of: m, variant: true) else { return log.error("iio-sensor-proxy: AccelerometerOrientation is not a string") }
+                            apply(o)
+                        }
+                    }
+                }
             }
         }
         try bus.match("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(proxyName)'") { m in
