@@ -48,25 +48,3 @@ public struct SystemError: Error, CustomStringConvertible, Equatable {
 
     public var description: String { "\(path): \(operation) failed: \(errno)" }
 }
-
-/// An open file descriptor, in the spirit of swift-system's `FileDescriptor`: a type of its own, so that
-/// a descriptor is never confused with a count or an index. Whoever opened it closes it.
-public struct FileDescriptor: Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: Int32
-
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-
-    public func close() { _ = Glibc.close(rawValue) }
-
-    /// O_NONBLOCK on (reads and writes return EAGAIN instead of waiting).
-    public func setNonBlocking() {
-        _ = fcntl(rawValue, F_SETFL, fcntl(rawValue, F_GETFL) | O_NONBLOCK)
-    }
-
-    /// FD_CLOEXEC on (not inherited by the programs the daemon starts).
-    public func setCloseOnExec() {
-        _ = fcntl(rawValue, F_SETFD, FD_CLOEXEC)
-    }
-
-    public var description: String { "fd \(rawValue)" }
-}

@@ -9,38 +9,24 @@ public enum Files {
 
     /// The file's bytes.
     public static func readBytes(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw SystemError("open", path, errno: errno) }
-        defer { close(fd) }
+        let fd = try FileDescriptor.open(path, O_RDONLY)
+        defer { fd.close() }
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SystemError("read", path, errno: errno)
+            switch buffer.withUnsafeMutableBytes({ fd.read(into: $0) }) {
+            case .failure(let e): throw SystemError("read", path, e)
+            case .success(0?), .success(nil): return data
+            case .success(let n?): data.append(contentsOf: buffer[0..<n])
             }
-            if n == 0 { break }
-            data.append(contentsOf: buffer[0..<n])
         }
-        return data
     }
 
     /// Writes `text` as the whole file (created mode 0644, or truncated).
     public static func writeText(_ path: String, _ text: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SystemError("open", path, errno: errno) }
-        defer { close(fd) }
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SystemError("write", path, errno: errno)
-            }
-            offset += n
-        }
+        let fd = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC, permissions: 0o644)
+        defer { fd.close() }
+        do { try fd.writeAll(Array(text.utf8)) } catch { throw SystemError("write", path, error) }
     }
 
     public static func exists(_ path: String) -> Bool {

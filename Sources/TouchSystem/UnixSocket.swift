@@ -125,6 +125,12 @@ public enum UnixSocket {
         }
     }
 
+    /// SO_SNDBUF: how much the kernel holds for the peer before a send would wait.
+    package static func setSendBuffer(_ fd: FileDescriptor, bytes: Int32) {
+        var size = bytes
+        _ = setsockopt(fd.rawValue, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(4))
+    }
+
     /// Sends what it can of `bytes` without waiting: how many went out (0 when the socket is full).
     package static func sendNow(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Errno> {
         while true {

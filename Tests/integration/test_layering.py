@@ -90,3 +90,49 @@ class LayeringTests(TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def swift_files(top):
+    for folder, _, files in os.walk(top):
+        for f in sorted(files):
+            if f.endswith(".swift"):
+                yield os.path.join(folder, f)
+
+
+def lines_matching(pattern, outside):
+    """(file, line number, text) of every line of Sources matching `pattern`, outside the folder `outside`."""
+    found = []
+    for path in swift_files(SOURCES):
+        if path.startswith(os.path.join(SOURCES, outside) + os.sep):
+            continue
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                if re.search(pattern, line) and not line.strip().startswith("//"):
+                    found.append((os.path.relpath(path, ROOT), n, line.strip()))
+    return found
+
+
+class CodeRulesTests(TestCase):
+    """The redesign's rules for the code itself (docs/development.md): each names what broke it."""
+
+    def test_descriptors_are_unwrapped_only_in_the_system_layer_or_for_a_c_library(self):
+        # A descriptor handed to a C library that does the operation itself (uinput's ioctls through
+        # libevdev); I/O of our own goes through FileDescriptor's read, write and writeAll.
+        allowed = ("cevdev_uinput_set_phys(fd.rawValue", "libevdev_uinput_create_from_device(dev, fd.rawValue")
+        found = [f for f in lines_matching(r"\b(fd|FD|Fd|socket|watched|listenFD|descriptor)\.rawValue\b", "TouchSystem")
+                 if not any(a in f[2] for a in allowed)]
+        self.assertEqual(found, [], "a descriptor's rawValue outside Sources/TouchSystem: use FileDescriptor's operations")
+
+    def test_no_eintr_loop_outside_the_system_layer(self):
+        # libevdev_next_event's -EINTR is libevdev's status of a read it made, not a loop of ours.
+        found = [f for f in lines_matching(r"\bEINTR\b|\.interrupted\b", "TouchSystem") if "rc != -EINTR" not in f[2]]
+        self.assertEqual(found, [], "an EINTR retry outside Sources/TouchSystem: FileDescriptor retries")
+
+    def test_daemon_lines_are_told_apart_only_by_the_protocol_module(self):
+        found = lines_matching(r'json\["event"\]|\["event"\]\?\.stringValue', "TouchProtocol")
+        self.assertEqual(found, [], "a switch on a line's \"event\" outside TouchProtocol: use DaemonLine.event")
+
+    def test_no_command_line_written_by_hand_outside_the_protocol_module(self):
+        # (The scene line's own "scene" member, SceneLine.swift, is the daemon's line, not a command.)
+        found = [f for f in lines_matching(r'key\("(set|subscribe|scene)"\)', "TouchProtocol") if not f[0].endswith("SceneLine.swift")]
+        self.assertEqual(found, [], "a command's JSON written by hand: use ClientCommand(...).line")

@@ -30,7 +30,8 @@ package final class MQTTConnection {
     private let loop: EventLoop
     private let log: Logger
     private let timer: Timer
-    private var watched: Int32 = -1
+    /// libmosquitto's socket while watched (it changes on each reconnect).
+    private var watched: FileDescriptor?
     private var wantsWrite = false
     private var backoff = Backoff(first: MQTTConnection.firstBackoff, maximum: MQTTConnection.maximumBackoff)
     private var queue: [(topic: String, payload: [UInt8], retain: Bool)] = []
@@ -195,28 +196,29 @@ package final class MQTTConnection {
     // MARK: The loop
 
     private func watch() {
-        let fd = mosquitto_socket(mosq)
-        guard fd >= 0 else { return }
+        let raw = mosquitto_socket(mosq)
+        guard raw >= 0 else { return }
+        let fd = FileDescriptor(rawValue: raw)
         if fd != watched {
             unwatch()
             watched = fd
-            try? loop.add(FileDescriptor(rawValue: fd), events: .readable) { [unowned self] events in ready(events) }
+            try? loop.add(fd, events: .readable) { [unowned self] events in ready(events) }
             wantsWrite = false
         }
         updateInterest()
     }
 
     private func unwatch() {
-        if watched >= 0 { loop.remove(FileDescriptor(rawValue: watched)) }
-        watched = -1
+        if let watched { loop.remove(watched) }
+        watched = nil
     }
 
     private func updateInterest() {
-        guard watched >= 0 else { return }
+        guard let watched else { return }
         let w = mosquitto_want_write(mosq) || state == .connecting
         if w != wantsWrite {
             wantsWrite = w
-            loop.modify(FileDescriptor(rawValue: watched), events: w ? [.readable, .writable] : .readable)
+            loop.modify(watched, events: w ? [.readable, .writable] : .readable)
         }
     }
 

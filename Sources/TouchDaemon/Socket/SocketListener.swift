@@ -20,7 +20,7 @@ package struct SocketListener {
             fd.setNonBlocking()
             self.path = path
             ownsPath = false
-            log.info("listening on the socket systemd passed (fd \(activated.rawValue))")
+            log.info("listening on the socket systemd passed (\(activated))")
         } else {
             guard let path else { throw SocketError("no socket path: pass --socket PATH, set TOUCHBRIDGE_SOCKET, or set XDG_RUNTIME_DIR") }
             fd = try SocketListener.listen(path: path, group: group)

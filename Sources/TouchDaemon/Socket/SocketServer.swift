@@ -130,8 +130,7 @@ public final class SocketServer {
                 continue
             }
             // A modest kernel buffer: a client that stops reading shows up in its queue soon.
-            var sndbuf: Int32 = 65536
-            _ = setsockopt(fd.rawValue, SOL_SOCKET, SO_SNDBUF, &sndbuf, socklen_t(4))
+            UnixSocket.setSendBuffer(fd, bytes: 65536)
             connections += 1
             let client = ClientConnection(fd: fd, id: connections, credentials: credentials)
             do {

@@ -112,11 +112,11 @@ public final class EvdevDevice {
         guard dev != nil else { return .removed }
         let size = MemoryLayout<input_event>.stride
         while true {
-            let n = readBuffer.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
-            if n < 0 {
-                let e = errno
-                if e == EINTR { continue }
-                if e == EAGAIN || e == EWOULDBLOCK { return .drained }
+            let n: Int
+            switch readBuffer.withUnsafeMutableBytes({ fd.read(into: $0) }) {
+            case .success(nil): return .drained
+            case .success(let count?): n = count
+            case .failure:
                 // ENODEV (unplugged) or a read error: the device is gone for us.
                 return removed(at: lastTime, frame)
             }

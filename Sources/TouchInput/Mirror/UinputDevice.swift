@@ -19,23 +19,23 @@ public final class UinputDevice: MirrorSink {
     /// /dev/input/eventN of the new device, when the kernel says (UI_GET_SYSNAME).
     public let devnode: String?
     private var uinput: OpaquePointer?
-    private let fd: Int32
+    private let fd: FileDescriptor
 
     public static let path = "/dev/uinput"
 
     /// Creates the device. Fails with the remedy when /dev/uinput is missing or not writable.
     public init(description: DeviceDescription, phys: String) throws {
-        let fd = Glibc.open(UinputDevice.path, O_RDWR | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw UinputError.opening(errno: errno) }
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(UinputDevice.path, O_RDWR | O_NONBLOCK) } catch { throw UinputError.opening(errno: error.errno.rawValue) }
         guard let dev = libevdev_new() else {
-            Glibc.close(fd)
+            fd.close()
             throw UinputError.creating(name: description.name, errno: ENOMEM)
         }
         defer { libevdev_free(dev) }
         libevdev_set_name(dev, description.name)
-        guard cevdev_uinput_set_phys(fd, phys) == 0 else {
+        guard cevdev_uinput_set_phys(fd.rawValue, phys) == 0 else {
             let e = errno
-            Glibc.close(fd)
+            fd.close()
             throw UinputError.creating(name: description.name, errno: e)
         }
         libevdev_set_id_bustype(dev, Int32(description.bustype))
@@ -56,9 +56,9 @@ public final class UinputDevice: MirrorSink {
             _ = libevdev_enable_event_code(dev, UInt32(EventType.abs), UInt32(code), &info)
         }
         var made: OpaquePointer?
-        let rc = libevdev_uinput_create_from_device(dev, fd, &made)
+        let rc = libevdev_uinput_create_from_device(dev, fd.rawValue, &made)
         guard rc == 0, let made else {
-            Glibc.close(fd)
+            fd.close()
             throw UinputError.creating(name: description.name, errno: -rc)
         }
         self.description = description
@@ -73,7 +73,7 @@ public final class UinputDevice: MirrorSink {
     public func destroy() {
         guard let u = uinput else { return }
         libevdev_uinput_destroy(u)
-        Glibc.close(fd)
+        fd.close()
         uinput = nil
     }
 
@@ -81,11 +81,10 @@ public final class UinputDevice: MirrorSink {
     public func write(_ events: UnsafeBufferPointer<input_event>) throws {
         guard uinput != nil, !events.isEmpty else { return }
         let bytes = UnsafeRawBufferPointer(events)
-        while true {
-            let n = Glibc.write(fd, bytes.baseAddress, bytes.count)
-            if n == bytes.count { return }
-            if n < 0 && errno == EINTR { continue }
-            throw UinputError.writing(name: description.name, errno: n < 0 ? errno : EIO)
+        switch fd.write(bytes) {
+        case .success(let n?) where n == bytes.count: return
+        case .failure(let e): throw UinputError.writing(name: description.name, errno: e.rawValue)
+        default: throw UinputError.writing(name: description.name, errno: EIO)   // the kernel takes whole events or none
         }
     }
 }

@@ -8,22 +8,20 @@ import TouchSystem
 /// reads back with `Recording.load` and plays with `evemu-play`.
 public final class EvemuWriter: MirrorSink {
     public let path: String
-    private let fd: Int32
+    private let fd: FileDescriptor
     private var buffer: [UInt8] = []
 
     /// Creates (or truncates) `path` and writes the header, after `comments` as `#` lines.
     public init(path: String, device: DeviceDescription, comments: [String] = []) throws {
-        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SystemError("open", path, errno: errno) }
+        fd = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC, permissions: 0o644)
         self.path = path
-        self.fd = fd
         buffer.reserveCapacity(1 << 16)
         append("# EVEMU 1.3\n")
         for c in comments { append("# \(c)\n") }
         append(EvemuWriter.header(device))
     }
 
-    deinit { Glibc.close(fd) }
+    deinit { fd.close() }
 
     /// The description as evemu's header lines.
     public static func header(_ d: DeviceDescription) -> String {
@@ -70,15 +68,7 @@ public final class EvemuWriter: MirrorSink {
     public func close() throws { try drain() }
 
     private func drain() throws {
-        var offset = 0
-        while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SystemError("write", path, errno: errno)
-            }
-            offset += n
-        }
+        do { try fd.writeAll(buffer) } catch { throw SystemError("write", path, error) }
         buffer.removeAll(keepingCapacity: true)
     }
 
