@@ -175,8 +175,11 @@ package struct Doctor {
     package mutating func keyboard(daemon: Daemon?) {
         var names = KeyboardNames.system()
         if let k = daemon?.sceneLine?["scene"]?["keyboard"] {
-            names = KeyboardNames(layout: k["layout"]?.stringValue ?? "us", variant: k["variant"]?.stringValue ?? "",
-                                  options: k["options"]?.stringValue ?? "", model: k["model"]?.stringValue ?? "pc105")
+            // The scene line writes the keyboard as a scene file does: read by the same schema.
+            var said = KeyboardNames()
+            if (try? KeyboardSchema.schema.read(k, "scene.keyboard", ConfigReader(file: "the daemon's scene", lines: [:]), into: &said)) != nil {
+                names = said
+            }
         }
         do {
             _ = try KeyboardLayout.compiled(names)

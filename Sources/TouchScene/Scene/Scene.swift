@@ -203,77 +203,19 @@ public final class Scene {
         return scene
     }
 
-    /// `"keyboard": {"layout": "de", "variant": "", "options": "", "model": "pc105"}`: compiled here,
-    /// so that a layout xkb-data lacks is an error of the scene, not of its first keys action.
+    /// `"keyboard": {"layout": "de", "variant": "", "options": "", "model": "pc105"}` (KeyboardSchema):
+    /// compiled here, so that a layout xkb-data lacks is an error of the scene, not of its first keys action.
     package static func parseKeyboard(_ json: JSON, _ path: String, _ r: ConfigReader) throws -> KeyboardNames {
         var k = KeyboardNames()
-        for (key, v) in try r.object(json, path, allowed: ["layout", "variant", "options", "model"]) {
-            let s = try r.string(v, r.join(path, key))
-            switch key {
-            case "layout":
-                guard !s.isEmpty else { throw r.error(r.join(path, key), "must name a layout (\"us\", \"de\", \"fr\")") }
-                k.layout = s
-            case "variant": k.variant = s
-            case "options": k.options = s
-            default: k.model = s
-            }
-        }
+        try KeyboardSchema.schema.read(json, path, r, into: &k)
         do { _ = try KeyboardLayout.compiled(k) } catch { throw r.error(path, error.description) }
         return k
     }
 
+    /// A `"devices"` entry (DeviceSchema).
     package static func parseDevice(_ json: JSON, _ path: String, _ r: ConfigReader) throws -> DeviceConfig {
-        let members = try r.object(json, path, allowed: ["name", "vendorProduct", "devnode", "property", "rotation",
-                                                          "flipX", "flipY", "calibration", "grab", "tablets", "region",
-                                                          "passthrough", "pointerArea", "dpms", "palmRejection"])
         var c = DeviceConfig()
-        for (k, v) in members {
-            let p = r.join(path, k)
-            switch k {
-            case "name": c.selector.name = try r.string(v, p)
-            case "vendorProduct":
-                guard let vp = DeviceSelector.parseVendorProduct(try r.string(v, p)) else {
-                    throw r.error(p, "must be \"vvvv:pppp\" in hexadecimal, e.g. \"056a:00e6\"")
-                }
-                c.selector.vendorProduct = (vendor: vp.0, product: vp.1)
-            case "devnode": c.selector.devnode = try r.string(v, p)
-            case "property":
-                guard let kv = DeviceSelector.parseProperty(try r.string(v, p)) else {
-                    throw r.error(p, "must be \"KEY=VALUE\", e.g. \"ID_PATH=platform-3f204000.i2c\"")
-                }
-                c.selector.property = (key: kv.0, value: kv.1)
-            case "rotation":
-                let deg = try r.integer(v, p, min: 0)
-                guard let rot = CoordinateMapping.Rotation(rawValue: deg) else {
-                    throw r.error(p, "must be 0, 90, 180 or 270, found \(deg)")
-                }
-                c.rotation = rot
-            case "flipX": c.flipX = try r.bool(v, p)
-            case "flipY": c.flipY = try r.bool(v, p)
-            case "calibration": c.calibration = try r.numbers(v, p, count: 6, what: "(a libinput calibration matrix: a b c d e f)")
-            case "grab": c.grab = try r.bool(v, p)
-            case "tablets": c.tablets = try r.bool(v, p)
-            case "passthrough": c.passthrough = try r.bool(v, p)
-            case "palmRejection": c.palmRejection = try r.bool(v, p)
-            case "region":
-                let f = try r.numbers(v, p, count: 4, what: "[x, y, width, height] in window points")
-                guard f[2] > 0, f[3] > 0 else { throw r.error(p, "width and height must be greater than 0") }
-                c.region = Rect(x: f[0], y: f[1], width: f[2], height: f[3])
-            case "pointerArea":
-                let f = try r.numbers(v, p, count: 4, what: "[x, y, width, height] as fractions (0–1) of the desktop")
-                guard f.allSatisfy({ (0...1).contains($0) }), f[2] > 0, f[3] > 0, f[0] + f[2] <= 1 + 1e-9, f[1] + f[3] <= 1 + 1e-9 else {
-                    throw r.error(p, "must lie within the desktop: fractions from 0 to 1, width and height above 0, x + width and y + height at most 1")
-                }
-                c.pointerArea = Rect(x: f[0], y: f[1], width: f[2], height: f[3])
-            case "dpms":
-                let path = try r.string(v, p)
-                guard path.hasPrefix("/sys/"), path.hasSuffix("/dpms"), !path.contains("/../") else {
-                    throw r.error(p, "must be a DRM connector's dpms attribute in sysfs, such as \"/sys/class/drm/card1-eDP-1/dpms\" (ls /sys/class/drm/*/dpms)")
-                }
-                c.dpms = path
-            default: break
-            }
-        }
+        try DeviceSchema.schema.read(json, path, r, into: &c)
         return c
     }
 

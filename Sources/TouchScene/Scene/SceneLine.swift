@@ -24,12 +24,7 @@ package enum SceneLine {
         w.endObject()
         if let k = scene.keyboard {
             w.key("keyboard")
-            w.beginObject()
-            w.key("layout"); w.string(k.layout)
-            w.key("variant"); w.string(k.variant)
-            w.key("options"); w.string(k.options)
-            w.key("model"); w.string(k.model)
-            w.endObject()
+            KeyboardSchema.schema.write(k, &w)
         }
         if !scene.devices.isEmpty {
             w.key("devices")
@@ -56,25 +51,7 @@ package enum SceneLine {
         return w.bytes
     }
 
-    package static func device(_ d: DeviceConfig, _ w: inout JSONWriter) {
-        w.beginObject()
-        if let n = d.selector.name { w.key("name"); w.string(n) }
-        if let vp = d.selector.vendorProductText { w.key("vendorProduct"); w.string(vp) }
-        if let n = d.selector.devnode { w.key("devnode"); w.string(n) }
-        if let p = d.selector.property { w.key("property"); w.string("\(p.key)=\(p.value)") }
-        w.key("rotation"); w.int(d.rotation.rawValue)
-        w.key("flipX"); w.bool(d.flipX)
-        w.key("flipY"); w.bool(d.flipY)
-        if let c = d.calibration { w.key("calibration"); numbers(c, &w) }
-        w.key("grab"); w.bool(d.grab)
-        w.key("tablets"); w.bool(d.tablets)
-        if let r = d.region { w.key("region"); numbers([r.origin.x, r.origin.y, r.width, r.height], &w) }
-        w.key("passthrough"); w.bool(d.passthrough)
-        w.key("palmRejection"); w.bool(d.palmRejection)
-        if let a = d.pointerArea { w.key("pointerArea"); numbers([a.origin.x, a.origin.y, a.width, a.height], &w) }
-        if let path = d.dpms { w.key("dpms"); w.string(path) }
-        w.endObject()
-    }
+    package static func device(_ d: DeviceConfig, _ w: inout JSONWriter) { DeviceSchema.schema.write(d, &w) }
 
     package static func numbers(_ list: [Double], _ w: inout JSONWriter) {
         w.beginArray()

@@ -1,0 +1,145 @@
+import TouchCore
+import TouchInput
+import TouchProtocol
+import TouchSystem
+
+/// One key of a configuration object (a scene's device entry, its keyboard): how its value is read
+/// onto the value the object describes (checked, with an error naming the JSON path) and how it is
+/// written back (the scene line). As `RecognizerProperty` is for recognizers: the allowed keys, the
+/// reader, the writer and the did-you-mean all come from one table, so a key is written once.
+package struct ConfigKey<Value>: Sendable {
+    package let key: String
+    /// Reads the value at `path` onto the object.
+    package let read: @Sendable (inout Value, JSON, String, ConfigReader) throws -> Void
+    /// Writes `"key": value`, or nothing where a file would leave the key out.
+    package let write: @Sendable (Value, inout JSONWriter) -> Void
+
+    package init(_ key: String, read: @escaping @Sendable (inout Value, JSON, String, ConfigReader) throws -> Void,
+                 write: @escaping @Sendable (Value, inout JSONWriter) -> Void) {
+        self.key = key
+        self.read = read
+        self.write = write
+    }
+
+    package static func bool(_ key: String, _ kp: WritableKeyPath<Value, Bool> & Sendable) -> ConfigKey {
+        ConfigKey(key, read: { v, json, p, r in v[keyPath: kp] = try r.bool(json, p) },
+                  write: { v, w in w.key(string: key); w.bool(v[keyPath: kp]) })
+    }
+
+    /// A string, always written.
+    package static func string(_ key: String, _ kp: WritableKeyPath<Value, String> & Sendable,
+                               check: (@Sendable (String) -> String?)? = nil) -> ConfigKey {
+        ConfigKey(key, read: { v, json, p, r in
+            let s = try r.string(json, p)
+            if let problem = check?(s) { throw r.error(p, problem) }
+            v[keyPath: kp] = s
+        }, write: { v, w in w.key(string: key); w.string(v[keyPath: kp]) })
+    }
+
+    /// A string that may be absent (written only when present); `check` says what is wrong with one.
+    package static func optionalString(_ key: String, _ kp: WritableKeyPath<Value, String?> & Sendable,
+                                       check: (@Sendable (String) -> String?)? = nil) -> ConfigKey {
+        ConfigKey(key, read: { v, json, p, r in
+            let s = try r.string(json, p)
+            if let problem = check?(s) { throw r.error(p, problem) }
+            v[keyPath: kp] = s
+        }, write: { v, w in
+            if let s = v[keyPath: kp] { w.key(string: key); w.string(s) }
+        })
+    }
+
+    /// `[x, y, width, height]`, written only when present; `check` says what is wrong with one.
+    package static func rect(_ key: String, _ kp: WritableKeyPath<Value, Rect?> & Sendable, what: String,
+                             check: @escaping @Sendable ([Double]) -> String?) -> ConfigKey {
+        ConfigKey(key, read: { v, json, p, r in
+            let f = try r.numbers(json, p, count: 4, what: what)
+            if let problem = check(f) { throw r.error(p, problem) }
+            v[keyPath: kp] = Rect(x: f[0], y: f[1], width: f[2], height: f[3])
+        }, write: { v, w in
+            if let a = v[keyPath: kp] { w.key(string: key); numbers([a.origin.x, a.origin.y, a.width, a.height], &w) }
+        })
+    }
+
+    package static func numbers(_ list: [Double], _ w: inout JSONWriter) {
+        w.beginArray()
+        for n in list { w.number(n) }
+        w.endArray()
+    }
+}
+
+/// The keys of one kind of configuration object, in the order they are written.
+package struct ConfigSchema<Value>: Sendable {
+    package let keys: [ConfigKey<Value>]
+
+    package var names: [String] { keys.map(\.key) }
+
+    /// Reads `json` (an object of these keys only) onto `value`.
+    package func read(_ json: JSON, _ path: String, _ r: ConfigReader, into value: inout Value) throws {
+        for (k, v) in try r.object(json, path, allowed: names) {
+            guard let key = keys.first(where: { $0.key == k }) else { continue }
+            try key.read(&value, v, r.join(path, k), r)
+        }
+    }
+
+    /// Writes `value` as an object of these keys.
+    package func write(_ value: Value, _ w: inout JSONWriter) {
+        w.beginObject()
+        for k in keys { k.write(value, &w) }
+        w.endObject()
+    }
+}
+
+/// A scene's `"devices"` entry (docs/scenes.md): how a device is chosen and mapped.
+package enum DeviceSchema {
+    package static let schema = ConfigSchema<DeviceConfig>(keys: [
+        .optionalString("name", \.selector.name),
+        ConfigKey("vendorProduct", read: { c, json, p, r in
+            guard let vp = DeviceSelector.parseVendorProduct(try r.string(json, p)) else {
+                throw r.error(p, "must be \"vvvv:pppp\" in hexadecimal, e.g. \"056a:00e6\"")
+            }
+            c.selector.vendorProduct = (vendor: vp.0, product: vp.1)
+        }, write: { c, w in if let vp = c.selector.vendorProductText { w.key("vendorProduct"); w.string(vp) } }),
+        .optionalString("devnode", \.selector.devnode),
+        ConfigKey("property", read: { c, json, p, r in
+            guard let kv = DeviceSelector.parseProperty(try r.string(json, p)) else {
+                throw r.error(p, "must be \"KEY=VALUE\", e.g. \"ID_PATH=platform-3f204000.i2c\"")
+            }
+            c.selector.property = (key: kv.0, value: kv.1)
+        }, write: { c, w in if let kv = c.selector.property { w.key("property"); w.string("\(kv.key)=\(kv.value)") } }),
+        ConfigKey("rotation", read: { c, json, p, r in
+            let deg = try r.integer(json, p, min: 0)
+            guard let rot = CoordinateMapping.Rotation(rawValue: deg) else { throw r.error(p, "must be 0, 90, 180 or 270, found \(deg)") }
+            c.rotation = rot
+        }, write: { c, w in w.key("rotation"); w.int(c.rotation.rawValue) }),
+        .bool("flipX", \.flipX),
+        .bool("flipY", \.flipY),
+        ConfigKey("calibration", read: { c, json, p, r in
+            c.calibration = try r.numbers(json, p, count: 6, what: "(a libinput calibration matrix: a b c d e f)")
+        }, write: { c, w in if let m = c.calibration { w.key("calibration"); ConfigKey<DeviceConfig>.numbers(m, &w) } }),
+        .bool("grab", \.grab),
+        .bool("tablets", \.tablets),
+        .rect("region", \.region, what: "[x, y, width, height] in window points") { f in
+            f[2] > 0 && f[3] > 0 ? nil : "width and height must be greater than 0"
+        },
+        .bool("passthrough", \.passthrough),
+        .bool("palmRejection", \.palmRejection),
+        .rect("pointerArea", \.pointerArea, what: "[x, y, width, height] as fractions (0–1) of the desktop") { f in
+            f.allSatisfy({ (0...1).contains($0) }) && f[2] > 0 && f[3] > 0 && f[0] + f[2] <= 1 + 1e-9 && f[1] + f[3] <= 1 + 1e-9 ? nil
+                : "must lie within the desktop: fractions from 0 to 1, width and height above 0, x + width and y + height at most 1"
+        },
+        .optionalString("dpms", \.dpms) { path in
+            path.hasPrefix("/sys/") && path.hasSuffix("/dpms") && !path.contains("/../") ? nil
+                : "must be a DRM connector's dpms attribute in sysfs, such as \"/sys/class/drm/card1-eDP-1/dpms\" (ls /sys/class/drm/*/dpms)"
+        },
+    ])
+}
+
+/// A scene's `"keyboard"`: the xkb names its keys actions type in (docs/actions.md).
+package enum KeyboardSchema {
+    package static let schema = ConfigSchema<KeyboardNames>(keys: [
+        .string("layout", \.layout) { $0.isEmpty ? "must name a layout (\"us\", \"de\", \"fr\")" : nil },
+        .string("variant", \.variant),
+        .string("options", \.options),
+        .string("model", \.model),
+    ])
+}
