@@ -136,3 +136,13 @@ class CodeRulesTests(TestCase):
         # (The scene line's own "scene" member, SceneLine.swift, is the daemon's line, not a command.)
         found = [f for f in lines_matching(r'key\("(set|subscribe|scene)"\)', "TouchProtocol") if not f[0].endswith("SceneLine.swift")]
         self.assertEqual(found, [], "a command's JSON written by hand: use ClientCommand(...).line")
+
+    def test_no_source_file_over_450_lines(self):
+        # A file that grows past a screenful of screens holds more than one concern: split it by concern.
+        long = []
+        for path in swift_files(SOURCES):
+            with open(path) as f:
+                n = sum(1 for _ in f)
+            if n > 450:
+                long.append((os.path.relpath(path, ROOT), n))
+        self.assertEqual(long, [], "Swift files over 450 lines")

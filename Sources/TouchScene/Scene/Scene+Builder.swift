@@ -1,0 +1,213 @@
+import TouchCore
+import TouchInput
+import TouchProtocol
+import TouchSystem
+
+extension Scene {
+    /// Builds views and recognizers, then links names (requireToFail, simultaneousWith).
+    package struct Builder {
+        let reader: ConfigReader
+        var views: [View] = []
+        /// Views with `"passthrough": false`: touches whose hit-test view is one of them, or inside one,
+        /// never reach a mirror.
+        var reserved: [View] = []
+        /// Every view with its JSON path, for warnings.
+        var viewPaths: [(View, String)] = []
+        /// What is legal but surely not meant (`Scene.warnings`).
+        package var warnings: [String] = []
+        package var recognizers: [(recognizer: GestureRecognizer, path: String, requireToFail: [String], simultaneous: SimultaneousSpec)] = []
+        /// Each name's place in `recognizers`: names are checked and looked up in constant time, so that
+        /// a scene of n recognizers loads in time linear in n (a kiosk's generated layout can be large).
+        var recognizerIndex: [String: Int] = [:]
+        let delegate = SceneDelegate()
+        /// The layout keys actions are typed in, and the actions read.
+        let keyboard: KeyboardNames
+        var actions: [(recognizer: GestureRecognizer, action: Action)] = []
+        /// Errors met so far (a compiler's way: every one it can, `ConfigErrors.limit` at most); reading
+        /// goes on past each with the next view, recognizer or entry.
+        var errors: [ConfigError] = []
+        /// Recognizers whose definition had an error, by name: naming them elsewhere is not a second one.
+        var failedNames: Set<String> = []
+
+        package enum SimultaneousSpec { case none, everyone, names([String]) }
+
+        /// Throws what was kept: one error as itself, several together in the order of the file.
+        package func finish() throws {
+            if errors.count == 1 { throw errors[0] }
+            if errors.count > 1 {
+                let ordered = errors.enumerated().sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }.map(\.element)
+                throw ConfigErrors(errors: ordered, stoppedAtLimit: false)
+            }
+        }
+
+        /// Keeps `error` and goes on, unless the limit is reached (then every error so far, thrown).
+        package mutating func note(_ error: Error) throws {
+            guard let e = error as? ConfigError else { throw error }
+            errors.append(e)
+            if errors.count >= ConfigErrors.limit { throw ConfigErrors(errors: errors, stoppedAtLimit: true) }
+        }
+
+        package init(reader: ConfigReader, keyboard: KeyboardNames) {
+            self.reader = reader
+            self.keyboard = keyboard
+        }
+
+        static let viewKeys = ["name", "frame", "bounds", "transform", "alpha", "hidden", "userInteractionEnabled",
+                               "multipleTouchEnabled", "exclusiveTouch", "touchInsets", "recognizers", "subviews",
+                               "passthrough", "windowFrame", "clientScene"]
+
+        package mutating func view(_ json: JSON, _ path: String) throws -> View {
+            let r = reader
+            let members = try r.object(json, path, allowed: Builder.viewKeys)
+            func member(_ k: String) -> JSON? { members.first { $0.0 == k }?.1 }
+            guard let nameJSON = member("name") else { throw r.error(path, "missing \"name\"") }
+            let name = try r.string(nameJSON, r.join(path, "name"))
+            guard !name.isEmpty else { throw r.error(r.join(path, "name"), "must not be empty: the socket's lines name the view") }
+            guard let frameJSON = member("frame") else { throw r.error(path, "missing \"frame\": [x, y, width, height]") }
+            let f = try r.numbers(frameJSON, r.join(path, "frame"), count: 4, what: "[x, y, width, height]")
+            guard f[2] >= 0, f[3] >= 0 else { throw r.error(r.join(path, "frame"), "width and height must not be negative") }
+            let view = View(frame: Rect(x: f[0], y: f[1], width: f[2], height: f[3]))
+            view.name = name
+            views.append(view)
+            viewPaths.append((view, path))
+            for (k, v) in members {
+                let p = r.join(path, k)
+                switch k {
+                case "bounds":
+                    let b = try r.numbers(v, p, count: 4, what: "[x, y, width, height]")
+                    view.bounds = Rect(x: b[0], y: b[1], width: b[2], height: b[3])
+                case "transform":
+                    let t = try r.numbers(v, p, count: 6, what: "[a, b, c, d, tx, ty]")
+                    let transform = AffineTransform(a: t[0], b: t[1], c: t[2], d: t[3], tx: t[4], ty: t[5])
+                    guard transform.isInvertible else { throw r.error(p, "is not invertible (a·d − b·c = 0): the view could never be hit") }
+                    view.transform = transform
+                case "alpha":
+                    let a = try r.number(v, p)
+                    guard (0...1).contains(a) else { throw r.error(p, "must be between 0 and 1, found \(a)") }
+                    view.alpha = a
+                case "hidden": view.isHidden = try r.bool(v, p)
+                case "userInteractionEnabled": view.isUserInteractionEnabled = try r.bool(v, p)
+                case "multipleTouchEnabled": view.isMultipleTouchEnabled = try r.bool(v, p)
+                case "exclusiveTouch": view.isExclusiveTouch = try r.bool(v, p)
+                case "passthrough": if try !r.bool(v, p) { reserved.append(view) }
+                // Written by the daemon's scene lines (protocol 2), so that one can be saved as a scene
+                // file: where the view is in the window, and which client scene it came from. Derived,
+                // so ignored when read.
+                case "windowFrame", "clientScene": break
+                case "touchInsets":
+                    let i = try r.numbers(v, p, count: 4, what: "[top, left, bottom, right]")
+                    view.touchInsets = EdgeInsets(top: i[0], left: i[1], bottom: i[2], right: i[3])
+                case "recognizers":
+                    guard let list = v.arrayValue else { throw r.error(p, "must be an array of recognizers") }
+                    for (i, rec) in list.enumerated() {
+                        do { view.addGestureRecognizer(try recognizer(rec, "\(p)[\(i)]")) } catch {
+                            if let n = rec[RecognizerSchema.nameKey]?.stringValue { failedNames.insert(n) }
+                            try note(error)
+                        }
+                    }
+                case "subviews":
+                    guard let list = v.arrayValue else { throw r.error(p, "must be an array of views") }
+                    for (i, sub) in list.enumerated() {
+                        do { view.addSubview(try self.view(sub, "\(p)[\(i)]")) } catch { try note(error) }
+                    }
+                default: break
+                }
+            }
+            return view
+        }
+
+        mutating func recognizer(_ json: JSON, _ path: String) throws -> GestureRecognizer {
+            let r = reader
+            let types = RecognizerSchema.typeNames
+            guard let typeJSON = json[RecognizerSchema.typeKey] else { throw r.error(path, "missing \"type\" (one of \(types.joined(separator: ", ")))") }
+            let type = try r.string(typeJSON, r.join(path, RecognizerSchema.typeKey))
+            guard let schema = RecognizerSchema.named(type) else {
+                let hint = DidYouMean.hint(type, in: types)
+                throw r.error(r.join(path, RecognizerSchema.typeKey), "unknown recognizer type \"\(type)\"\(hint); one of \(types.joined(separator: ", "))")
+            }
+            let members = try r.object(json, path, allowed: schema.allowedKeys)
+            guard let nameJSON = json[RecognizerSchema.nameKey] else { throw r.error(path, "missing \"name\"") }
+            let name = try r.string(nameJSON, r.join(path, RecognizerSchema.nameKey))
+            guard !name.isEmpty else { throw r.error(r.join(path, RecognizerSchema.nameKey), "must not be empty: the socket's lines name the recognizer") }
+            if let other = recognizerIndex[name] {
+                throw r.error(r.join(path, RecognizerSchema.nameKey), "\"\(name)\" is already the name of \(recognizers[other].path); recognizer names must be unique")
+            }
+            let g = schema.make()
+            g.name = name
+            var requireToFail: [String] = []
+            var simultaneous = SimultaneousSpec.none
+            var properties = PropertyReader(reader: r)
+            for (k, v) in members {
+                let p = r.join(path, k)
+                switch k {
+                case RecognizerSchema.nameKey, RecognizerSchema.typeKey: break
+                case RecognizerSchema.requireToFailKey: requireToFail = try r.strings(v, p)
+                case RecognizerSchema.actionKey:
+                    let names = keyboard
+                    actions.append((g, try Action.read(v, p, for: g, r) { () throws(KeyboardError) in try KeyboardLayout.compiled(names) }))
+                case RecognizerSchema.simultaneousKey:
+                    if v.stringValue == "*" { simultaneous = .everyone } else {
+                        guard v.arrayValue != nil else { throw r.error(p, "must be an array of recognizer names or \"*\"") }
+                        simultaneous = .names(try r.strings(v, p))
+                    }
+                default:
+                    // `object(_:allowed:)` let only the schema's keys through.
+                    let property = (RecognizerSchema.common + schema.properties).first { $0.key == k }!
+                    try property.read(g, v, p, &properties)
+                }
+            }
+            warnings += properties.warnings
+            if let problem = schema.check(g) { throw r.error(path, problem) }
+            g.delegate = delegate
+            recognizerIndex[name] = recognizers.count
+            recognizers.append((g, path, requireToFail, simultaneous))
+            return g
+        }
+
+        /// Views no touch can reach: entirely outside their superview's bounds (H6), or the window's.
+        func unreachable(in window: Window) -> [String] {
+            viewPaths.compactMap { view, path in
+                guard let parent = view.superview, !view.frame.intersects(parent.bounds) else { return nil }
+                let whose = parent === window ? "the window" : "its superview"
+                return "\(reader.file): \(path) \"\(view.name ?? "")\": entirely outside \(whose): no touch can reach it (H6)"
+            }
+        }
+
+
+        /// Resolves names once every recognizer exists.
+        package mutating func link() throws {
+            let r = reader
+            func find(_ name: String, _ path: String) throws -> GestureRecognizer {
+                guard let g = recognizerIndex[name].map({ recognizers[$0].recognizer }) else {
+                    let names = recognizers.compactMap { $0.recognizer.name }
+                    let hint = DidYouMean.hint(name, in: names)
+                    throw r.error(path, "no recognizer is named \"\(name)\"\(hint)")
+                }
+                return g
+            }
+            for entry in recognizers {
+                for (i, name) in entry.requireToFail.enumerated() where !failedNames.contains(name) {
+                    let p = "\(entry.path).requireToFail[\(i)]"
+                    let other: GestureRecognizer
+                    do { other = try find(name, p) } catch { try note(error); continue }
+                    guard other !== entry.recognizer else { try note(r.error(p, "a recognizer cannot require its own failure")); continue }
+                    entry.recognizer.require(toFail: other)
+                    if other is HoverGestureRecognizer || entry.recognizer is HoverGestureRecognizer {
+                        warnings.append("\(p): a hover follows the pencil outside touch sequences and never fails or waits (HV4): this requirement does nothing")
+                    }
+                }
+                switch entry.simultaneous {
+                case .none: break
+                case .everyone: delegate.everyone.insert(ObjectIdentifier(entry.recognizer))
+                case .names(let names):
+                    for (i, name) in names.enumerated() where !failedNames.contains(name) {
+                        let other: GestureRecognizer
+                        do { other = try find(name, "\(entry.path).simultaneousWith[\(i)]") } catch { try note(error); continue }
+                        delegate.allow(entry.recognizer, other)
+                        delegate.declared[ObjectIdentifier(entry.recognizer), default: []].append(other)
+                    }
+                }
+            }
+        }
+    }
+}
