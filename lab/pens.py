@@ -1,4 +1,4 @@
-"""The hardware lab's pen checks (README "Pens"): a real uinput pen made from the Wacom Cintiq 13HD's
+"""The hardware lab's pen checks (docs/pens.md): a real uinput pen made from the Wacom Cintiq 13HD's
 description, read by touchbridged, by libinput and by recorders side by side; and a pen with its finger
 panel, one device group, the panel passed through:
 - the pen's recording, played live: the daemon's gestures, hover included, equal the offline replay's;

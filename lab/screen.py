@@ -1,4 +1,4 @@
-"""The hardware lab's screen-aware checks (README "Screen-aware"): the lab's panel passed through, with
+"""The hardware lab's screen-aware checks (docs/screen-aware.md): the lab's panel passed through, with
 libinput reading the mirror. Each check is its own PASS line:
 - with `set display off`, a tap and a two-finger drag give no mirror event and no gesture, one `wake`
   line each; after `set display on` and the hold-off, a tap passes as usual;

@@ -1,5 +1,5 @@
 // sd-bus (Debian libsystemd-dev): the system D-Bus, for `touchbridgectl follow-rotation iio`, which
-// follows iio-sensor-proxy's accelerometer (README "Screen-aware").
+// follows iio-sensor-proxy's accelerometer (docs/screen-aware.md).
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -121,7 +121,7 @@ public struct Bindings {
     /// "Screen-aware"): not a recognizer.
     public static let wakeKey = "wake"
 
-    /// The binding keys of a pen's barrel buttons (`pencil` lines, README "Pens"): `pencil1` for
+    /// The binding keys of a pen's barrel buttons (`pencil` lines, docs/pens.md): `pencil1` for
     /// BTN_STYLUS, `pencil2` for BTN_STYLUS2; alone they fire on `pressed`, `pencil1:released` on release.
     public static let pencilKeys = ["pencil1", "pencil2"]
 

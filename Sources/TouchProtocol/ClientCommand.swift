@@ -18,7 +18,7 @@ public enum ClientCommand: Equatable, Sendable {
     /// Changes a device's mapping onto the window, from its next touch sequence on.
     case setDevice(DeviceTarget, MappingChange)
     /// The display was turned off or on (the idle manager): while it is off, a touch sequence only
-    /// wakes it (README "Screen-aware").
+    /// wakes it (docs/screen-aware.md).
     case setDisplay(on: Bool)
     /// Puts this connection's scene `name` on top of the window's views (`views` in the scene file's
     /// format, checked when it is built); no views removes it.

@@ -6,7 +6,7 @@ import TouchProtocol
 import TouchScene
 import TouchSystem
 
-/// What a pen's frame costs next to a finger's (README "Pens"): the same scene (a canvas with a hover,
+/// What a pen's frame costs next to a finger's (docs/pens.md): the same scene (a canvas with a hover,
 /// a pencil pan and a finger pan), the pen paired with the finger panel for palm rejection; each frame
 /// from its kernel events through the assembler and the pipeline.
 struct PenFigures {

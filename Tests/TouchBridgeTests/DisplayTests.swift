@@ -9,7 +9,7 @@ import TouchInput
 @testable import TouchProtocol
 @testable import TouchSystem
 
-/// The waking touch (README "Screen-aware"): while the display is off a touch sequence reaches no view,
+/// The waking touch (docs/screen-aware.md): while the display is off a touch sequence reaches no view,
 /// no recognizer and no mirror, and is told once as a `wake` line; after `display on` a hold-off
 /// swallows the sequences that begin within it.
 @Suite("Display off: the touch that wakes the screen does nothing else")

@@ -7,7 +7,7 @@ import Testing
 @testable import TouchSystem
 import TouchInput
 
-/// `touchbridgectl mqtt`'s configuration (README "Fleets and Home Assistant"): defaults, brokers, errors
+/// `touchbridgectl mqtt`'s configuration (docs/mqtt.md): defaults, brokers, errors
 /// with file, line and path, and a password that stays out of every message.
 @Suite("MQTT bridge configuration")
 struct MQTTConfigTests {

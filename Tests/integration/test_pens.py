@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Pens through the real binaries (README "Pens"): `touchbridgectl replay --together FINGERS PEN`,
+"""Pens through the real binaries (docs/pens.md): `touchbridgectl replay --together FINGERS PEN`,
 `touchbridged --replay … --replay-together` giving the same lines live, a pen refused as a mirror, and
 the scene keys of pens (hover, pencilButtons, palmRejection) with their errors."""
 import json

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Screen-aware (README "Screen-aware") through the binaries: `set display off|on` and the wake lines,
+"""Screen-aware (docs/screen-aware.md) through the binaries: `set display off|on` and the wake lines,
 `bind` on `wake`, the kiosk scene (one finger at a time for the app, an operator gesture)."""
 import json
 import os

@@ -5,7 +5,7 @@ import TouchProtocol
 import TouchScene
 import TouchSystem
 
-/// `touchbridgectl follow-rotation iio|sway` (README "Screen-aware"): keeps the touchscreen turned with
+/// `touchbridgectl follow-rotation iio|sway` (docs/screen-aware.md): keeps the touchscreen turned with
 /// the screen. `iio` claims the accelerometer from iio-sensor-proxy on the system D-Bus (the service
 /// Phosh, GNOME and KDE read) and follows its `AccelerometerOrientation`; `sway` follows sway's output
 /// transform over its IPC socket. Each change becomes `{"set":{"device":…,"rotation":…}}` to the daemon,

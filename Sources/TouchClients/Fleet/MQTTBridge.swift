@@ -4,7 +4,7 @@ import TouchProtocol
 import TouchScene
 import TouchSystem
 
-/// `touchbridgectl mqtt` (README "Fleets and Home Assistant"): a client of the daemon's socket and of an
+/// `touchbridgectl mqtt` (docs/mqtt.md): a client of the daemon's socket and of an
 /// MQTT broker, in its own process (the daemon stays without network access). One epoll loop holds the
 /// daemon's socket, the broker's socket (MQTTConnection), the timers and the signals.
 ///
@@ -134,7 +134,7 @@ public final class MQTTBridge {
         case .scene:
             if let json = line.json { scene(json) }
         case .wake:
-            // A touch on a dark screen (README "Screen-aware"): Home Assistant may turn the screen on.
+            // A touch on a dark screen (docs/screen-aware.md): Home Assistant may turn the screen on.
             if config.topics.contains("devices") { broker.publish(config.prefix + "/wake", line.array) }
         case .pencil:
             if config.topics.contains("gestures") { broker.publish(config.prefix + "/pencil", line.array) }

@@ -222,7 +222,7 @@ public final class Actions {
         }
     }
 
-    // MARK: Pencil barrel buttons (README "Pens")
+    // MARK: Pencil barrel buttons (docs/pens.md)
 
     /// A barrel button bound in the scene (`"pencilButtons"`) was pressed with the pen at `p` (window
     /// points): a click there, or keys. Its line names the recognizer "pencil" and the state "pressed".

@@ -6,7 +6,7 @@ import TouchProtocol
 import TouchScene
 import TouchSystem
 
-/// touchbridged's options (README "touchbridged").
+/// touchbridged's options (docs/commands.md).
 public struct DaemonOptions {
     public var scenePath: String?
     public var socketPath: String?

@@ -5,7 +5,7 @@ import TouchScene
 import TouchSystem
 
 /// The display's power, as the idle manager says it (`set display off|on`), and the touches that only
-/// wake it (README "Screen-aware"): while the display is off, a touch sequence of a device — its first
+/// wake it (docs/screen-aware.md): while the display is off, a touch sequence of a device — its first
 /// finger landing until its last lifts — reaches no view, no recognizer and no mirror; it is told once,
 /// as a `wake` line. After `display on`, a hold-off swallows the sequences that begin before it ends: a
 /// touch made before the picture shows is a second try at waking, not a press.

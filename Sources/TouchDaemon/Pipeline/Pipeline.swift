@@ -52,7 +52,7 @@ public final class Pipeline {
     public private(set) var actions: Actions?
     /// Each device's scene entry (its region and pointerArea), for where an action's pointer lands.
     private var deviceConfigs: [Int: DeviceConfig] = [:]
-    /// The display's power and the sequences that only wake it (README "Screen-aware").
+    /// The display's power and the sequences that only wake it (docs/screen-aware.md).
     package var displayGate = DisplayGate()
     /// Someone wants `activity` lines; the devices with fingers down (the frames' own view, before any
     /// gate: a touch that only wakes the display is activity too).
@@ -168,7 +168,7 @@ public final class Pipeline {
         ActivityLine.encode(time: frame.timestamp, device: frame.device, touching: touching).withUnsafeBufferPointer { onLines(.activity, $0) }
     }
 
-    // MARK: The display (README "Screen-aware")
+    // MARK: The display (docs/screen-aware.md)
 
     /// The idle manager turned the display off or on (`set display`).
     public func setDisplay(on: Bool, at time: Double) {
@@ -230,7 +230,7 @@ public final class Pipeline {
         passthrough?.remove(device: device, at: time)
     }
 
-    // MARK: Pens (README "Pens")
+    // MARK: Pens (docs/pens.md)
 
     /// `pen` shares a screen with the finger device `finger`: while it is in range, and for the
     /// hold-off after, fingers on `finger` are palms (PalmRejection, PR1–PR4).

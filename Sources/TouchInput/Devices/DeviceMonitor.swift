@@ -33,7 +33,7 @@ public struct DeviceInfo: Equatable, Sendable {
     public var isTouchscreen: Bool { properties["ID_INPUT_TOUCHSCREEN"] == "1" }
     public var isTablet: Bool { properties["ID_INPUT_TABLET"] == "1" }
     /// A pen on a screen (ID_INPUT_TABLET with INPUT_PROP_DIRECT: Wacom AES and EMR in tablet PCs,
-    /// display tablets, Surface pens): opened with the touchscreens by default (README "Pens").
+    /// display tablets, Surface pens): opened with the touchscreens by default (docs/pens.md).
     public var isDisplayPen: Bool { isTablet && inputProperties & (1 << UInt64(InputProperty.direct)) != 0 }
 
     /// The physical device the input node belongs to, for pairing a pen with the finger panel of the same

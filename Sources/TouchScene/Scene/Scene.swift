@@ -32,7 +32,7 @@ public final class Scene {
     /// What recognizers do on the desktop (README "Actions"), in the order the file declares them.
     public internal(set) var actions: [(recognizer: GestureRecognizer, action: Action)] = []
     /// What a pencil's barrel buttons do (`"pencilButtons"`: 1 for BTN_STYLUS, 2 for BTN_STYLUS2), when
-    /// pressed: a click where the pen is, or keys (README "Pens").
+    /// pressed: a click where the pen is, or keys (docs/pens.md).
     public internal(set) var pencilButtonActions: [Int: Action] = [:]
     /// The scene's `"keyboard"` as written (nil: the system's layout), and the layout its keys
     /// actions were resolved in.

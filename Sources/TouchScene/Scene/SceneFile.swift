@@ -14,7 +14,7 @@ public struct DeviceConfig: Equatable, Sendable {
     /// Take the device exclusively (EVIOCGRAB).
     public var grab = false
     /// Also accept pen tablets that are not display pens (ID_INPUT_TABLET without INPUT_PROP_DIRECT:
-    /// an Intuos on the desk). Display pens are accepted by default (README "Pens").
+    /// an Intuos on the desk). Display pens are accepted by default (docs/pens.md).
     public var tablets = false
     /// While a pen of this device's screen is in range (and for a hold-off after), fingers are palms
     /// (PalmRejection, PR1–PR4). On by default; false on either the finger panel's or the pen's entry
@@ -30,7 +30,7 @@ public struct DeviceConfig: Equatable, Sendable {
     /// whole desktop, right for one screen.
     public var pointerArea: Rect?
     /// A DRM connector's sysfs `dpms` attribute (`/sys/class/drm/card1-eDP-1/dpms`), read when a touch
-    /// sequence begins: "Off" there swallows the sequence as `set display off` does (README "Screen-aware").
+    /// sequence begins: "Off" there swallows the sequence as `set display off` does (docs/screen-aware.md).
     public var dpms: String?
 
     public init() {}

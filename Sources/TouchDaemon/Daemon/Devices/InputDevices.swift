@@ -257,7 +257,7 @@ public final class InputDevices {
         onActivity?()
     }
 
-    // MARK: Pens (README "Pens")
+    // MARK: Pens (docs/pens.md)
 
     /// Touchscreens before pens: a pen without an entry of its own takes its panel's (`config(for:)`).
     package static func panelsFirst(_ devices: [DeviceInfo]) -> [DeviceInfo] {
