@@ -8,6 +8,10 @@ import TouchSystem
 /// one tool, in range or not, its tip down or not. uikit-semantics T11, HV1–HV4.
 ///
 ///     outOfRange ⇄ hovering ⇄ touching          (any state → outOfRange when the tool leaves)
+///     heldAtOpen ──tip lifts──▶ hovering, or outOfRange when the tool left too
+///
+/// `heldAtOpen` is where a pen starts whose tip was down when the device was opened: a press begun
+/// before we read the device is not a stroke of ours, and gives neither a contact nor a hover.
 ///
 /// Read as libinput reads a tablet (evdev-tablet.c):
 /// - in range while a BTN_TOOL_PEN, _RUBBER, _BRUSH, _PENCIL or _AIRBRUSH key is down (a tip down with
@@ -27,22 +31,29 @@ struct PenMode {
         case outOfRange
         case hovering
         case touching(contactID: Int)
+        /// The tip was down when the device was opened: not a stroke of ours until it lifts.
+        case heldAtOpen
+
+        var isTouching: Bool { if case .touching = self { true } else { false } }
+    }
+
+    /// What the sensor reads, with the memory its reading needs: the tip as the pressure thresholds
+    /// (with their hysteresis) or BTN_TOUCH last decided it, and whether the last frame was in
+    /// proximity (the next one with a tool key after none is a proximity-in). `state` follows from it.
+    struct TipReading: Equatable {
+        var down = false
+        var inProximity = false
     }
 
     /// The device's keys and axes as its events left them.
     var kernel: KernelState
-    var state: State = .outOfRange
-    /// The tip as the pressure thresholds (or BTN_TOUCH) last decided it.
-    var tipDown = false
-    /// The tip was down when the device was opened: not a stroke of ours until it lifts.
-    var heldAtOpen = false
+    private(set) var state: State = .outOfRange
+    private(set) var tip = TipReading()
     let axes: PenAxes
     /// The thresholds and offset of each end: libinput keeps them per tool, and the eraser is a tool
     /// of its own (nil without ABS_PRESSURE).
     var tipPressure: PenPressure?
     var eraserPressure: PenPressure?
-    /// A tool key was down at the last frame: the next frame with one after none is a proximity-in.
-    private var wasInProximity = false
 
     init(device: DeviceDescription) {
         kernel = KernelState(device: device)
@@ -60,15 +71,16 @@ struct PenMode {
     }
 
     var isNeutral: Bool {
-        if heldAtOpen { return false }
-        if case .touching = state { return false }
-        return true
+        switch state {
+        case .outOfRange, .hovering: true
+        case .touching, .heldAtOpen: false
+        }
     }
 
     /// A BTN_TOOL_* key of a pen end is down.
     private var toolKeyDown: Bool { KeyCode.penTools.contains { kernel.keys.contains($0) } }
 
-    var inRange: Bool { toolKeyDown || tipDown }
+    var inRange: Bool { toolKeyDown || tip.down }
 
     /// Decides the tip from the current kernel state: pressure thresholds with hysteresis (after the
     /// pressure offset learnt what it can: at a proximity-in, `report` says what was found), else
@@ -78,8 +90,8 @@ struct PenMode {
         // that lifts the tool key is not read for the offset, whatever the tip says (libinput reads
         // no axis when the tool leaves).
         let inProximity = axes.toolless || toolKeyDown
-        let entering = inProximity && !wasInProximity
-        wasInProximity = inProximity
+        let entering = inProximity && !tip.inProximity
+        tip.inProximity = inProximity
         if let p = axes.pressure, var thresholds = pressure {
             let value = kernel.abs[AbsCode.pressure] ?? p.minimum
             if inProximity {
@@ -94,21 +106,21 @@ struct PenMode {
                 }
                 pressure = thresholds
             }
-            if !tipDown && value >= thresholds.upper { tipDown = true }
-            else if tipDown && value <= thresholds.lower { tipDown = false }
+            if !tip.down && value >= thresholds.upper { tip.down = true }
+            else if tip.down && value <= thresholds.lower { tip.down = false }
         } else {
-            tipDown = kernel.keys.contains(KeyCode.touch)
+            tip.down = kernel.keys.contains(KeyCode.touch)
         }
         // Out of range lifts the tip whatever the pressure said last.
-        if tipDown && !toolKeyDown && !axes.toolless {
-            tipDown = false
+        if tip.down && !toolKeyDown && !axes.toolless {
+            tip.down = false
         }
     }
 
     mutating func seed(from state: KernelState) {
         kernel = state
         updateTip()
-        heldAtOpen = tipDown
+        if tip.down { self.state = .heldAtOpen }
     }
 
     mutating func frame(_ events: [InputEvent], time: Double, _ a: inout FrameAssembler) -> DigitizerFrame {
@@ -117,28 +129,37 @@ struct PenMode {
         return frame(time: time, &a)
     }
 
+    /// The state after a frame's events, from the state before: each state's ways out.
+    private func next(_ a: inout FrameAssembler) -> State {
+        let inRange = self.inRange
+        switch state {
+        case .heldAtOpen:
+            guard !tip.down else { return .heldAtOpen }
+            return inRange ? .hovering : .outOfRange
+        case .outOfRange, .hovering:
+            guard inRange else { return .outOfRange }
+            return tip.down ? .touching(contactID: a.takeContactID()) : .hovering
+        case .touching(let id):
+            guard inRange else { return .outOfRange }
+            return tip.down ? .touching(contactID: id) : .hovering
+        }
+    }
+
     mutating func frame(time: Double, _ a: inout FrameAssembler) -> DigitizerFrame {
         var contacts = a.cancelledSinceLastFrame
         a.cancelledSinceLastFrame = []
-        let inRange = self.inRange
-        if heldAtOpen && !tipDown { heldAtOpen = false }
-        var hover: Hover?
         let previous = state
-        if !inRange {
-            state = .outOfRange
-        } else if tipDown && !heldAtOpen {
-            if case .touching(let id) = previous {
-                state = .touching(contactID: id)
-            } else {
-                state = .touching(contactID: a.takeContactID())
-            }
-        } else {
-            state = .hovering
-            if !heldAtOpen { hover = Hover(location: location(&a), zOffset: zOffset, pose: pose(a)) }
-        }
-        if case .touching(let id) = state {
+        state = next(&a)
+        var hover: Hover?
+        switch state {
+        case .touching(let id):
             contacts.append(contact(id: id, cancelled: false, &a))
-        } else if case .touching(let id) = previous, a.cancelVanished {
+        case .hovering:
+            hover = Hover(location: location(&a), zOffset: zOffset, pose: pose(a))
+        case .outOfRange, .heldAtOpen:
+            break
+        }
+        if case .touching(let id) = previous, a.cancelVanished, !state.isTouching {
             contacts.append(contact(id: id, cancelled: true, &a))      // lifted while events were lost
         }
         a.cancelVanished = false
@@ -155,9 +176,7 @@ struct PenMode {
         var contacts: [Contact] = []
         if case .touching(let id) = state { contacts.append(contact(id: id, cancelled: true, &a)) }
         state = .outOfRange
-        tipDown = false
-        heldAtOpen = false
-        wasInProximity = false
+        tip = TipReading()
         kernel.keys = []
         return contacts
     }
