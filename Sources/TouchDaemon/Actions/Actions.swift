@@ -55,10 +55,18 @@ public final class Actions {
     private enum Target { case keyboard, pointer }
     private var writes: [(target: Target, events: [input_event])] = []
     private var lines: [[UInt8]] = []
+    /// Every recognizer's binding; those coasting (AC5) are the ones whose state says so, and their
+    /// ticks are the pipeline's deadlines too.
     private var bindings: [Binding] = []
-    /// The bindings that are coasting (AC5), whose ticks are the pipeline's deadlines too.
-    private var coasting: [Binding] = []
-    public private(set) var isFailed = false
+
+    /// Whether writing goes on. One way: a failed write ends actions until the daemon makes new ones.
+    public enum Status: Equatable {
+        case running
+        /// A write failed (the devices are gone): nothing more is written or said.
+        case failed
+    }
+    public private(set) var status = Status.running
+    public var isFailed: Bool { status == .failed }
 
     /// The coasting's tick: 60 a second, a display's frame rate (UIScrollView moves content once a frame).
     package static let tick = 1.0 / 60
@@ -87,6 +95,8 @@ public final class Actions {
             case zooming(level: Int)
         }
 
+        var isCoasting: Bool { if case .coasting = state { true } else { false } }
+
         init(_ r: GestureRecognizer, _ action: Action) {
             recognizer = r
             self.action = action
@@ -109,7 +119,6 @@ public final class Actions {
     package func unbindAll() {
         for b in bindings { b.state = .idle; b.recognizer = nil }
         bindings = []
-        coasting = []
     }
 
     /// The bindings of these recognizers end (a client scene removed).
@@ -120,10 +129,9 @@ public final class Actions {
             b.recognizer = nil
         }
         bindings.removeAll { $0.recognizer == nil }
-        coasting.removeAll { $0.recognizer == nil }
     }
 
-    public var isCoasting: Bool { !coasting.isEmpty }
+    public var isCoasting: Bool { bindings.contains { $0.isCoasting } }
 
     /// Whether a flush has something to write or say.
     package var hasPending: Bool { !writes.isEmpty || !lines.isEmpty }
@@ -279,7 +287,6 @@ public final class Actions {
                     // Nothing to coast: under one hi-res unit of travel in all.
                     if !d.isAtRest(at: d.start, within: 1 / x.unitsPerPoint) {
                         b.state = .coasting(d, written: .zero, x: x, y: y, next: d.start + Self.tick)
-                        coasting.append(b)
                     }
                 }
             }
@@ -314,7 +321,7 @@ public final class Actions {
     /// The next coasting tick, if any binding coasts.
     package var nextDeadline: Double? {
         var best: Double?
-        for b in coasting {
+        for b in bindings {
             if case .coasting(_, _, _, _, let next) = b.state, best == nil || next < best! { best = next }
         }
         return best
@@ -323,7 +330,7 @@ public final class Actions {
     /// Coasting ticks due by `time`, each written at its own time (the pipeline calls this at its
     /// deadlines, in order).
     package func advance(to time: Double) {
-        for b in coasting {
+        for b in bindings {
             guard case .coasting(let d, let written, var x, var y, let next) = b.state, next <= time else { continue }
             guard let r = b.recognizer, r.isEnabled, case .scroll(let o) = b.action.kind else {
                 stopCoasting(b)                 // a disabled recognizer stops coasting
@@ -336,24 +343,20 @@ public final class Actions {
             wheel(Point(x: offset.x - written.x, y: offset.y - written.y), o, &x, &y, b, time: next, state: "coasting")
             b.state = done ? .idle : .coasting(d, written: offset, x: x, y: y, next: next + Self.tick)
         }
-        coasting.removeAll { if case .coasting = $0.state { false } else { true } }
     }
 
     /// A finger landed anywhere on the panel: coasting stops, as a touch stops a UIScrollView.
     package func touchBegan() {
-        for b in coasting { b.state = .idle }
-        coasting = []
+        for b in bindings where b.isCoasting { b.state = .idle }
     }
 
     /// Coasting stops (SIGTERM, SIGHUP, an unplugged device: `device` nil stops every coast).
     public func stopCoasting(device: Int? = nil) {
-        for b in coasting where device == nil || b.device == device { b.state = .idle }
-        coasting.removeAll { if case .coasting = $0.state { false } else { true } }
+        for b in bindings where b.isCoasting && (device == nil || b.device == device) { b.state = .idle }
     }
 
     private func stopCoasting(_ b: Binding) {
-        if case .coasting = b.state { b.state = .idle }
-        coasting.removeAll { $0 === b }
+        if b.isCoasting { b.state = .idle }
     }
 
     // MARK: Zoom (AC6)
@@ -422,7 +425,7 @@ public final class Actions {
     }
 
     private func fail(_ error: Error) {
-        isFailed = true
+        status = .failed
         unbindAll()
         devices?.destroy()
         onFailure?(error)

@@ -145,11 +145,21 @@ public final class Daemon {
     package let recordings: [(path: String, recording: Recording)]
     package var watchdog: Timer?
     public private(set) var exitStatus: Int32 = 0
-    /// The keyboard and pointer actions are written to, made when a scene first has actions and kept
-    /// until the daemon exits (README "Actions").
-    private var actionDevices: ActionDevices?
-    /// Why actions are off for good (no /dev/uinput, a failed write): said once.
-    private var actionsOff: String?
+    /// The actions' lifecycle (README "Actions"), owned here; whether actions run at this moment is
+    /// the pipeline's (`pipeline.actions`, present while a scene has some), and coasting is its bindings'.
+    ///
+    ///     unused ──a scene has actions──▶ ready(devices) ──a write fails──▶ off(why)
+    ///        └──── --no-actions, or no /dev/uinput ──────────────────────▶ off(why)
+    package enum ActionsState {
+        /// No scene has had actions yet: no devices made.
+        case unused
+        /// The keyboard and pointer are made (once, kept until the daemon exits); `toldNoPassthrough`:
+        /// the warning that the compositor also gets the touches was given.
+        case ready(ActionDevices, toldNoPassthrough: Bool)
+        /// Off for good, and why (said once): --no-actions, no /dev/uinput, a failed write.
+        case off(String)
+    }
+    package private(set) var actionsState = ActionsState.unused
 
     public init(options: DaemonOptions, log: Logger) throws {
         self.options = options
@@ -294,40 +304,42 @@ public final class Daemon {
         let wanted = pipeline.scene.actions.count + pipeline.scene.pencilButtonActions.count
             + pipeline.clientScenes.reduce(0) { $0 + $1.actions.count }
         guard wanted > 0, pipeline.actions == nil else { return }
-        if options.noActions {
-            if actionsOff == nil { log.info("--no-actions: the scene's \(wanted) action\(wanted == 1 ? "" : "s") are not performed") }
-            actionsOff = "--no-actions"
+        switch actionsState {
+        case .off:
             return
-        }
-        guard actionsOff == nil else { return }
-        if actionDevices == nil {
+        case .unused:
+            if options.noActions {
+                log.info("--no-actions: the scene's \(wanted) action\(wanted == 1 ? "" : "s") are not performed")
+                actionsState = .off("--no-actions")
+                return
+            }
             do {
                 let made = try ActionDevices.create()
-                actionDevices = made
                 let nodes = [made.keyboard, made.pointer].compactMap { ($0 as? UinputDevice)?.devnode }.joined(separator: ", ")
                 log.info("actions: \"\(ActionDeviceDescription.keyboardName)\" and \"\(ActionDeviceDescription.pointerName)\" (\(nodes)); "
                          + "keys in the keyboard layout \(pipeline.scene.keyboardLayout)")
+                actionsState = .ready(made, toldNoPassthrough: false)
             } catch {
-                actionsOff = "\(error)"
+                actionsState = .off("\(error)")
                 log.warning("actions are off: \(error); gestures are still served on the socket")
                 return
             }
-        }
-        pipeline.startActions(Actions(devices: actionDevices, log: log)) { [unowned self] error in
-            actionsOff = "\(error)"
-            log.error("actions: \(error); actions are off until the daemon restarts (gestures are still served)")
-            actionDevices = nil
-        }
-        // Without pass-through the apps see the touches that fire an action as well (a long press
-        // is a right click and a left press; a scrolling pan also drags).
-        let passes = pipeline.scene.passesEveryDevice || pipeline.scene.devices.contains { $0.passthrough }
-        if !passes && !warnedActionsWithoutPassthrough {
-            warnedActionsWithoutPassthrough = true
-            log.warning("actions without pass-through: the compositor also gets the touches that fire them (a long press that right-clicks also presses; a pan that scrolls also drags); pass the panel through (--passthrough, or \"passthrough\": true in its devices entry)")
+            startActionsIfWanted()
+        case .ready(let devices, let told):
+            pipeline.startActions(Actions(devices: devices, log: log)) { [unowned self] error in
+                actionsState = .off("\(error)")
+                log.error("actions: \(error); actions are off until the daemon restarts (gestures are still served)")
+            }
+            // Without pass-through the apps see the touches that fire an action as well (a long press
+            // is a right click and a left press; a scrolling pan also drags).
+            let passes = pipeline.scene.passesEveryDevice || pipeline.scene.devices.contains { $0.passthrough }
+            if !passes && !told {
+                actionsState = .ready(devices, toldNoPassthrough: true)
+                log.warning("actions without pass-through: the compositor also gets the touches that fire them (a long press that right-clicks also presses; a pan that scrolls also drags); pass the panel through (--passthrough, or \"passthrough\": true in its devices entry)")
+            }
         }
     }
 
-    private var warnedActionsWithoutPassthrough = false
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     public func run() -> Int32 {
@@ -353,7 +365,7 @@ public final class Daemon {
         notifier.notify("STOPPING=1")
         pipeline.stopActions()                          // a coast stops; nothing more is written
         devices.stop()
-        actionDevices?.destroy()
+        if case .ready(let made, _) = actionsState { made.destroy() }
         server.shutdown()
         log.info("stopped")
         return exitStatus
