@@ -246,8 +246,8 @@ public final class DaemonConnection {
         case .ok, .error:
             if !unanswered.isEmpty {
                 let answer = unanswered.removeFirst()
-                let json = l.json
-                answer(l.event == .ok ? .ok(warning: json?["warning"]?.stringValue) : .refused(json?["message"]?.stringValue ?? ""))
+                let json = l.json ?? .null
+                answer(l.event == .ok ? .ok(warning: OkLine.decode(json)?.warning) : .refused(ErrorLine.decode(json) ?? ""))
             }
         default: break
         }

@@ -162,3 +162,103 @@ extension PencilLine {
                        pressed: json["state"]?.stringValue == "pressed")
     }
 }
+
+extension SubscribedLine {
+    public static func decode(_ json: JSON) -> [String]? {
+        guard json["event"]?.stringValue == "subscribed" else { return nil }
+        return (json["topics"]?.arrayValue ?? []).compactMap(\.stringValue)
+    }
+}
+
+extension OkLine {
+    public struct Decoded: Equatable, Sendable {
+        public var command: String
+        public var warning: String?
+    }
+
+    public static func decode(_ json: JSON) -> Decoded? {
+        guard json["event"]?.stringValue == "ok" else { return nil }
+        return Decoded(command: json["command"]?.stringValue ?? "", warning: json["warning"]?.stringValue)
+    }
+}
+
+extension ErrorLine {
+    /// The refusal's message.
+    public static func decode(_ json: JSON) -> String? {
+        guard json["event"]?.stringValue == "error" else { return nil }
+        return json["message"]?.stringValue ?? ""
+    }
+}
+
+extension WakeLine {
+    public struct Decoded: Equatable, Sendable {
+        public var time: Double
+        public var device: Int
+        public var x: Double
+        public var y: Double
+    }
+
+    public static func decode(_ json: JSON) -> Decoded? {
+        guard json["event"]?.stringValue == "wake", let d = json["device"]?.intValue else { return nil }
+        return Decoded(time: json["time"]?.numberValue ?? 0, device: d, x: json["x"]?.numberValue ?? 0, y: json["y"]?.numberValue ?? 0)
+    }
+}
+
+extension RecognizerLine {
+    public struct Decoded: Equatable, Sendable {
+        public var time: Double
+        public var recognizer: String
+        public var type: String
+        public var view: String?
+        public var from: String
+        public var to: String
+        public var cause: String
+        public var reason: String?
+    }
+
+    public static func decode(_ json: JSON) -> Decoded? {
+        guard json["event"]?.stringValue == "recognizer", let r = json["recognizer"]?.stringValue else { return nil }
+        return Decoded(time: json["time"]?.numberValue ?? 0, recognizer: r, type: json["type"]?.stringValue ?? "",
+                       view: json["view"]?.stringValue, from: json["from"]?.stringValue ?? "", to: json["to"]?.stringValue ?? "",
+                       cause: json["cause"]?.stringValue ?? "", reason: json["reason"]?.stringValue)
+    }
+}
+
+extension TouchLines {
+    /// One touch line's fields (docs/protocol.md); a pencil's extras by `json`.
+    public struct Decoded: Equatable, Sendable {
+        public var time: Double
+        public var device: Int
+        public var id: Int
+        public var phase: String
+        public var x: Double
+        public var y: Double
+        public var view: String?
+        public var tapCount: Int
+        public var type: String
+    }
+
+    public static func decode(_ json: JSON) -> Decoded? {
+        guard json["event"]?.stringValue == "touch", let d = json["device"]?.intValue, let id = json["id"]?.intValue,
+              let phase = json["phase"]?.stringValue else { return nil }
+        return Decoded(time: json["time"]?.numberValue ?? 0, device: d, id: id, phase: phase, x: json["x"]?.numberValue ?? 0,
+                       y: json["y"]?.numberValue ?? 0, view: json["view"]?.stringValue, tapCount: json["tapCount"]?.intValue ?? 0,
+                       type: json["type"]?.stringValue ?? "direct")
+    }
+}
+
+extension ActionLine {
+    public struct Decoded: Equatable, Sendable {
+        public var time: Double
+        public var device: Int?
+        public var recognizer: String
+        public var state: String
+        public var action: String
+    }
+
+    public static func decode(_ json: JSON) -> Decoded? {
+        guard json["event"]?.stringValue == "action", let r = json["recognizer"]?.stringValue, let a = json["action"]?.stringValue else { return nil }
+        return Decoded(time: json["time"]?.numberValue ?? 0, device: json["device"]?.intValue, recognizer: r,
+                       state: json["state"]?.stringValue ?? "", action: a)
+    }
+}
