@@ -27,16 +27,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
 import tbsupport  # noqa: E402
+from broker import Broker  # noqa: E402
 
 RECORDING = os.path.join(ROOT, "Tests", "Fixtures", "evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu")
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def cpu_seconds(pid):
@@ -79,20 +72,10 @@ def main():
     ap.add_argument("--seconds", type=float, default=60)
     args = ap.parse_args()
     work = tempfile.mkdtemp(prefix="tb-fleet-")
-    port = free_port()
-    conf = os.path.join(work, "mosquitto.conf")
-    with open(conf, "w") as f:
-        f.write("listener {} 127.0.0.1\nallow_anonymous true\npersistence true\npersistence_location {}/\n"
-                "max_queued_messages 0\nmax_inflight_messages 0\n".format(port, work))
-        if os.geteuid() == 0:
-            f.write("user root\n")
+    # Unbounded queues and in-flight windows: the bench measures delivery, not the broker's limits.
+    b = Broker(work, anonymous=True, persistence=True, extra="max_queued_messages 0\nmax_inflight_messages 0\n")
+    port = b.port
     procs = []
-
-    def broker():
-        return subprocess.Popen(["mosquitto", "-c", conf], stdout=open(os.path.join(work, "broker.log"), "a"), stderr=subprocess.STDOUT)
-
-    b = broker()
-    time.sleep(0.5)
     sub = Subscriber(port, "fleet/#", "fleet-bench")
     daemons, bridges, counters, pipes = [], [], [], []
     try:
@@ -118,10 +101,9 @@ def main():
             for c in counters:
                 c.pump(0.01)
             if restarted is None and time.monotonic() >= restart_at:
-                b.send_signal(signal.SIGTERM)
-                b.wait(10)
+                b.stop()
                 time.sleep(1.0)
-                b = broker()
+                b.start()
                 restarted = (restart_at, time.monotonic() + 1)
                 sub.proc.kill()
                 time.sleep(0.5)
@@ -198,7 +180,7 @@ def main():
         for d in daemons:
             d.stop()
         sub.proc.kill()
-        b.terminate()
+        b.stop()
 
 
 if __name__ == "__main__":

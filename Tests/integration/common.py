@@ -16,6 +16,7 @@ import warnings
 warnings.simplefilter("ignore", ResourceWarning)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import tbsupport  # noqa: E402
+from broker import free_port  # noqa: E402,F401  (the tests' one free port)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("TB_BIN", os.path.join(ROOT, ".build", "debug"))
@@ -76,12 +77,6 @@ def drags_by_touch(lines):
         if l["event"] == "touch":
             out.setdefault(l["id"], []).append(l)
     return list(out.values())
-
-
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class TestCase(unittest.TestCase):

@@ -209,7 +209,7 @@ class UnitsAsTheirUsersTests(TestCase):
         self.assertNotIn("not permitted", open(err).read())
 
     def test_mqtt_service_reaches_the_socket(self):
-        from test_mqtt import Broker, have_mosquitto
+        from broker import Broker, have_mosquitto
         if not have_mosquitto():
             self.skipTest("needs mosquitto")
         tmp, d = self.daemon_as_its_user()

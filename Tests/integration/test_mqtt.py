@@ -13,71 +13,9 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import *  # noqa: E402,F401,F403  (the binaries, fixtures, Client, Daemon, TestCase)
+from broker import Broker, have_mosquitto, port_open  # noqa: E402,F401
 
 PREFIX = "touchbridge/kiosk-1"
-
-
-def have_mosquitto():
-    return all(shutil.which(p) for p in ("mosquitto", "mosquitto_sub", "mosquitto_passwd", "openssl"))
-
-
-class Broker:
-    """mosquitto on 127.0.0.1, users kiosk (the bridge) and ha (a reader), an ACL; `tls`: a listener
-    with a certificate for 127.0.0.1 from a CA made here."""
-
-    def __init__(self, tmp, tls=None, persistence=False, anonymous=False):
-        self.tmp = tmp
-        self.port = free_port()
-        self.anonymous = anonymous
-        if anonymous:
-            # Mosquitto as many run it on a LAN: anyone who reaches it may publish anywhere.
-            self.conf = os.path.join(tmp, "mosquitto.conf")
-            with open(self.conf, "w") as f:
-                f.write("listener {} 127.0.0.1\nallow_anonymous true\n".format(self.port))
-                if os.geteuid() == 0:
-                    f.write("user root\n")
-            self.start()
-            return
-        passwd = os.path.join(tmp, "passwd")
-        open(passwd, "w").close()
-        for user, pw in (("kiosk", "kiosk-secret"), ("ha", "ha-secret")):
-            subprocess.run(["mosquitto_passwd", "-b", passwd, user, pw], check=True, capture_output=True)
-        acl = os.path.join(tmp, "acl")
-        with open(acl, "w") as f:
-            f.write("user kiosk\ntopic readwrite touchbridge/#\ntopic readwrite homeassistant/#\n\n"
-                    "user ha\ntopic readwrite #\n")
-        self.conf = os.path.join(tmp, "mosquitto.conf")
-        with open(self.conf, "w") as f:
-            f.write("listener {} 127.0.0.1\nallow_anonymous false\npassword_file {}\nacl_file {}\n".format(self.port, passwd, acl))
-            if os.geteuid() == 0:
-                f.write("user root\n")                       # as root it would become "mosquitto", who cannot read here
-            if tls:
-                f.write("cafile {}\ncertfile {}\nkeyfile {}\n".format(*tls))
-            if persistence:
-                f.write("persistence true\npersistence_location {}/\nautosave_interval 1\n".format(tmp))
-        self.start()
-
-    def start(self):
-        self.log = open(os.path.join(self.tmp, "broker.log"), "a")
-        self.proc = subprocess.Popen(["mosquitto", "-c", self.conf], stdout=self.log, stderr=subprocess.STDOUT)
-        assert wait_for(lambda: port_open(self.port), timeout=10), "mosquitto did not start"
-
-    def stop(self, sig=signal.SIGTERM):
-        if self.proc.poll() is None:
-            self.proc.send_signal(sig)
-            self.proc.wait(10)
-
-
-def port_open(port):
-    import socket
-    s = socket.socket()
-    try:
-        s.connect(("127.0.0.1", port))
-        return True
-    except OSError:
-        return False
-    finally:
-        s.close()
 
 
 class Subscriber:
