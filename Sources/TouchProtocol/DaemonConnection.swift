@@ -118,6 +118,21 @@ public final class DaemonConnection {
         queue(command.line)
     }
 
+    /// For a command-line client that does not reconnect: connects, runs `loop` until it is stopped or
+    /// the connection ends (`ended` gets why), and throws when the daemon could not be reached at all.
+    public func runOnce(_ loop: EventLoop, ended: ((String) -> Void)? = nil) throws {
+        precondition(!reconnects, "runOnce is for a connection that does not reconnect")
+        var failure: String?
+        onDisconnect = { reason, _, failures in
+            if failures > 0 { failure = reason } else { ended?(reason) }
+            loop.stop()
+        }
+        start()
+        if state == .connected { loop.run() }
+        stop()
+        if let failure { throw SocketError(failure) }
+    }
+
     /// For a one-shot command: connects to `path`, sends `command` and waits, on a loop of its own,
     /// for the answer. A daemon that cannot be reached is an error (with its remedy).
     public static func request(_ command: ClientCommand, at path: String) throws -> Answer {
@@ -127,15 +142,7 @@ public final class DaemonConnection {
         connection.onConnect = { [unowned connection] in
             connection.send(command) { answer = $0; loop.stop() }
         }
-        var failure: String?
-        connection.onDisconnect = { reason, _, failures in
-            if failures > 0 { failure = reason }
-            loop.stop()
-        }
-        connection.start()
-        if connection.state == .connected { loop.run() }
-        connection.stop()
-        if let failure { throw SocketError(failure) }
+        try connection.runOnce(loop)
         return answer
     }
 

@@ -55,17 +55,9 @@ package struct Doctor {
                 // Until the scene has come and nothing more for 0.1 s (the devices present come with it).
                 if d.sceneLine != nil { timer.arm(at: min(end, monotonicNow() + 0.1)) }
             }
-            var failure: String?
-            daemon.onDisconnect = { reason, _, failures in
-                if failures > 0 { failure = reason }
-                loop.stop()
-            }
             timer.arm(at: end)
-            daemon.start()
-            if daemon.state == .connected { loop.run() }
-            daemon.stop()
+            try daemon.runOnce(loop)
             loop.remove(timer.fd)
-            if let failure { throw SocketError(failure) }
         } catch {
             say(.missing, "the daemon's socket: \(error)")
             return nil

@@ -26,15 +26,7 @@ extension Ctl {
             out.line(line.array)
             out.flush()
         }
-        var failure: String?
-        daemon.onDisconnect = { reason, _, failures in
-            if failures > 0 { failure = reason }
-            loop.stop()
-        }
-        daemon.start()
-        if daemon.state == .connected { loop.run() }
-        daemon.stop()
-        if let failure { throw SocketError(failure) }
+        try daemon.runOnce(loop)
         // A pipe's reader sees the end of the stream; a supervisor sees a failure and restarts it.
         FileHandleStandardError.write("touchbridgectl listen: the daemon closed the connection\n")
         return 1

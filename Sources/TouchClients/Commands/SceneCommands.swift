@@ -55,7 +55,6 @@ extension Ctl {
         let loop = try EventLoop()
         let daemon = try DaemonConnection(path: try DaemonSocket.path(a), topics: ["gestures"], loop: loop, reconnects: false)
         var status: Int32 = 1
-        var failure: String?
         daemon.onConnect = { [unowned daemon] in
             daemon.send(.scene(name: name, views: views.arrayValue ?? [])) { answer in
                 switch answer {
@@ -78,18 +77,12 @@ extension Ctl {
             out.line(line.array)
             out.flush()
         }
-        var answered = false
-        daemon.onDisconnect = { reason, _, failures in
-            if failures > 0 { failure = reason } else { answered = true }
-            loop.stop()
-        }
         let signals = try SignalReceiver([SIGINT, SIGTERM])
         try loop.add(signals.fd) { _ in _ = signals.take(); status = 130; loop.stop() }
-        daemon.start()
-        if daemon.state == .connected { loop.run() }
-        daemon.stop()
-        if let failure { throw SocketError(failure) }
-        if answered { FileHandleStandardError.write("touchbridgectl scene push: the daemon closed the connection; the scene is gone\n") }
+        try daemon.runOnce(loop) { _ in
+            FileHandleStandardError.write("touchbridgectl scene push: the daemon closed the connection; the scene is gone\n")
+        }
+        loop.remove(signals.fd)
         return status
     }
 }
