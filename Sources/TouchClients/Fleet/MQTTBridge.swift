@@ -54,10 +54,11 @@ public final class MQTTBridge {
         self.socketPath = socketPath
         self.log = log
         loop = try EventLoop()
-        // Activity from the daemon's activity lines: every touch line is read only when touches are
-        // forwarded.
-        daemon = try DaemonConnection(path: socketPath, topics: ["gestures", "devices", "scene", "activity"]
-                                        + ["touches", "recognizers"].filter { config.topics.contains($0) }, loop: loop)
+        // Only what is published is read: activity from the daemon's activity lines (every touch line is
+        // read only when touches are forwarded), the scene for discovery and the switches.
+        daemon = try DaemonConnection(path: socketPath, topics: ["gestures"]
+                                        + ["devices", "activity", "touches", "recognizers"].filter { config.topics.contains($0) }
+                                        + (config.discoveryPrefix != nil || config.control ? ["scene"] : []), loop: loop)
         broker = try MQTTConnection(config: config, clientID: "touchbridge:" + config.prefix, willTopic: config.prefix + "/status",
                                     loop: loop, log: log)
         broker.onConnected = { [unowned self] in brokerConnected() }
@@ -371,10 +372,12 @@ public final class MQTTBridge {
             now["\(disc)/device_automation/\(nodeID)/wake/config"] =
                 deviceTrigger(topic: config.prefix + "/wake", type: "wake", subtype: "display")
         }
-        now["\(disc)/sensor/\(nodeID)/last_touch/config"] = activityEntity("Last touch", id: "last_touch",
-            template: "{{ value_json.lastTouch }}", deviceClass: "timestamp")
-        now["\(disc)/binary_sensor/\(nodeID)/touching/config"] = activityEntity("Touching", id: "touching",
-            template: "{{ 'ON' if value_json.touching else 'OFF' }}")
+        if config.topics.contains("activity") {
+            now["\(disc)/sensor/\(nodeID)/last_touch/config"] = activityEntity("Last touch", id: "last_touch",
+                template: "{{ value_json.lastTouch }}", deviceClass: "timestamp")
+            now["\(disc)/binary_sensor/\(nodeID)/touching/config"] = activityEntity("Touching", id: "touching",
+                template: "{{ 'ON' if value_json.touching else 'OFF' }}")
+        }
         for topic in announced where now[topic] == nil { broker.publish(topic, [], retain: true, qos: 1) }   // gone: cleared
         for (topic, payload) in now.sorted(by: { $0.key < $1.key }) { broker.publish(topic, payload, retain: true, qos: 1) }
         announced = Set(now.keys)

@@ -26,8 +26,8 @@ public struct MQTTConfig: Equatable, Sendable {
     /// Every topic starts with this: `touchbridge/<hostname>` by default.
     public var prefix: String
     public var qos = 1
-    /// The socket's topics forwarded: gestures and devices by default; touches, rate-limited.
-    public var topics: Set<String> = ["gestures", "devices"]
+    /// The socket's topics forwarded: gestures, devices and activity by default; touches, rate-limited.
+    public var topics: Set<String> = ["gestures", "devices", "activity"]
     /// Home Assistant discovery's prefix; nil: no discovery.
     public var discoveryPrefix: String?
     /// Commands on `<prefix>/command` are passed to the daemon: `set` only (what Home Assistant's
@@ -44,7 +44,8 @@ public struct MQTTConfig: Equatable, Sendable {
     public static let defaultPath = "/etc/touchbridge/mqtt.json"
     package static let keys = ["broker", "cafile", "certfile", "keyfile", "username", "passwordFile", "prefix", "qos",
                        "topics", "homeassistant", "control", "allowScenes", "queue", "protocol"]
-    package static let topicNames = ["gestures", "devices", "touches", "recognizers"]
+    /// The daemon's topics (`Topics.names`) a bridge forwards.
+    package static let topicNames = ["gestures", "devices", "activity", "touches", "recognizers"]
 
     public init(hostname: String = MQTTConfig.hostname()) {
         prefix = "touchbridge/\(hostname)"
