@@ -97,10 +97,26 @@ def main():
         start = time.monotonic()
         restart_at = start + args.seconds / 2
         restarted = None
+        # The steady state, from 2 s in (every process started, the replays begun) to the restart: the
+        # CPU of both sides over that window, start-up and the restart left out.
+        steady_from = start + 2
+        steady = {}
+
+        def pipe_processes():
+            pids = []
+            for p in pipes:
+                pids += [int(x) for x in subprocess.run(["pgrep", "-g", str(p.pid)], capture_output=True, text=True).stdout.split()]
+            return pids
+
+        def snapshot():
+            return (sum(cpu_seconds(x.pid) for x in bridges), sum(cpu_seconds(pid) for pid in pipe_processes()), time.monotonic())
         while time.monotonic() - start < args.seconds:
             for c in counters:
                 c.pump(0.01)
+            if "from" not in steady and time.monotonic() >= steady_from:
+                steady["from"] = snapshot()
             if restarted is None and time.monotonic() >= restart_at:
+                steady["to"] = snapshot()
                 b.stop()
                 time.sleep(1.0)
                 b.start()
@@ -110,9 +126,7 @@ def main():
                 sub.start_proc()
         # Their whole CPU time, start-up included on both sides.
         cpu = sum(cpu_seconds(b.pid) for b in bridges)
-        pipe_pids = []
-        for p in pipes:
-            pipe_pids += [int(x) for x in subprocess.run(["pgrep", "-g", str(p.pid)], capture_output=True, text=True).stdout.split()]
+        pipe_pids = pipe_processes()
         pcpu = sum(cpu_seconds(pid) for pid in pipe_pids if os.path.exists("/proc/{}".format(pid)))
         # Stop the sources, then let what is queued arrive.
         for d in daemons:
@@ -162,7 +176,14 @@ def main():
               "status), socat | mosquitto_pub -l {:.0f} µs ({} gesture lines): ratio {:.2f}; per gesture line the bridges "
               "spend {:.0f} µs".format(per(cpu, bridge_messages), bridge_messages, per(pcpu, messages), messages,
                                        per(cpu, bridge_messages) / per(pcpu, messages) if pcpu else float("nan"), per(cpu, messages)))
-        print(json.dumps({"kiosks": args.kiosks, "sent": messages, "delivered": len(got & set(sent)), "lost": len(lost),
+        (b0, p0, t0), (b1, p1, t1) = steady["from"], steady["to"]
+        window = sum(1 for k in sent if t0 <= k[1] <= t1)
+        steady_bridge, steady_pipe = per(b1 - b0, window), per(p1 - p0, window)
+        print("fleet: steady state ({:.0f} s before the restart, start-up left out): per gesture line the bridges spend {:.0f} µs, "
+              "socat | mosquitto_pub -l {:.0f} µs: ratio {:.2f} ({} gesture lines)".format(
+                  t1 - t0, steady_bridge, steady_pipe, steady_bridge / steady_pipe if steady_pipe else float("nan"), window))
+        print(json.dumps({"kiosks": args.kiosks, "steady_us_per_gesture_line_bridge": round(steady_bridge, 1),
+                          "steady_us_per_gesture_line_pipe": round(steady_pipe, 1), "sent": messages, "delivered": len(got & set(sent)), "lost": len(lost),
                           "latency_ms_p50": round(p(0.5), 2), "latency_ms_p99": round(p(0.99), 2),
                           "bridge_messages": bridge_messages,
                           "cpu_us_per_message_bridge": round(per(cpu, bridge_messages), 1), "cpu_us_per_message_pipe": round(per(pcpu, messages), 1),
