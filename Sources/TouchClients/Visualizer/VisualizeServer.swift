@@ -47,7 +47,7 @@ public final class VisualizeServer {
     private var peers: [FileDescriptor: Peer] = [:]
     /// The daemon's socket, connected again after 0.5 s doubling to 2 s when it goes away (a page
     /// waits on it: a short wait).
-    private var daemon: DaemonConnection!
+    private let daemon: DaemonConnection
     /// What a page that connects is told first: the scene, and the devices present by node.
     private var sceneLine: [UInt8]?
     private var deviceLines: [(node: String, added: [UInt8], changed: [UInt8]?)] = []
@@ -86,8 +86,8 @@ public final class VisualizeServer {
         if !requireToken {
             log.warning("--no-token: every local user, and every page open in a browser on this machine, may read the page \(touches ? "and every touch " : "")at \(url) (for a trusted kiosk only)")
         }
-        try loop.add(listenFD) { [unowned self] _ in self.acceptAll() }
         daemon = try DaemonConnection(path: socketPath, topics: topics, loop: loop, backoff: Backoff(first: 0.5, maximum: 2))
+        try loop.add(listenFD) { [unowned self] _ in self.acceptAll() }
         daemon.onConnect = { [unowned self] in daemonConnected() }
         daemon.onDisconnect = { [unowned self] reason, _, failures in daemonLost(reason, failures: failures) }
         daemon.onLine = { [unowned self] in forward($0) }
