@@ -39,6 +39,8 @@ package struct Doctor {
             let timer = try Timer()
             let end = monotonicNow() + 2
             try loop.add(timer.fd) { _ in loop.stop() }
+            // The handler holds the loop: removed on every way out, or the two keep each other alive.
+            defer { loop.remove(timer.fd) }
             daemon.onConnect = { [unowned daemon] in d.peer = daemon.peer }
             daemon.onLine = { line in
                 guard let json = line.json else { return }
@@ -57,7 +59,6 @@ package struct Doctor {
             }
             timer.arm(at: end)
             try daemon.runOnce(loop)
-            loop.remove(timer.fd)
         } catch {
             say(.missing, "the daemon's socket: \(error)")
             return nil

@@ -79,10 +79,10 @@ extension Ctl {
         }
         let signals = try SignalReceiver([SIGINT, SIGTERM])
         try loop.add(signals.fd) { _ in _ = signals.take(); status = 130; loop.stop() }
+        defer { loop.remove(signals.fd) }   // the handler holds the loop: removed on every way out
         try daemon.runOnce(loop) { _ in
             FileHandleStandardError.write("touchbridgectl scene push: the daemon closed the connection; the scene is gone\n")
         }
-        loop.remove(signals.fd)
         return status
     }
 }
