@@ -216,8 +216,12 @@ public final class DaemonConnection {
             case .success(nil): return
             case .success(0?): return lost("the daemon closed the connection", failures: 0)
             case .success(let n?):
+                let asked = budget
                 budget -= n
                 split(n)
+                // A short read took all there was: asking again would only hear EAGAIN (a system call
+                // per wakeup for nothing); epoll is level-triggered and wakes us for what comes next.
+                if n < asked { return }
             }
         }
         // Past the budget with more waiting: epoll is level-triggered, so the rest is read next pass.

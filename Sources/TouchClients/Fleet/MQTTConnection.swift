@@ -24,7 +24,9 @@ package final class MQTTConnection {
         case connected
     }
 
-    package private(set) var state = State.disconnected(retryAt: 0)
+    package private(set) var state = State.disconnected(retryAt: 0) {
+        didSet { hearLibraryLog(state != .connected) }
+    }
     private let mosq: OpaquePointer
     package let config: MQTTConfig
     private let loop: EventLoop
@@ -59,6 +61,7 @@ package final class MQTTConnection {
         self.log = log
         timer = try Timer()
         mosquitto_user_data_set(m, Unmanaged.passUnretained(self).toOpaque())
+        hearLibraryLog(true)
         _ = mosquitto_int_option(m, MOSQ_OPT_PROTOCOL_VERSION, Int32(config.protocolVersion == 5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311))
         if let u = config.username {
             guard mosquitto_username_pw_set(m, u, config.password) == MOSQ_ERR_SUCCESS.rawValue else {
@@ -77,12 +80,6 @@ package final class MQTTConnection {
             }
             _ = mosquitto_tls_opts_set(m, 1, nil, nil)
             _ = mosquitto_tls_insecure_set(m, false)
-        }
-        // libmosquitto's own errors (a TLS verification failure names the certificate's problem) go to
-        // our log; it never logs a password.
-        mosquitto_log_callback_set(m) { _, obj, level, text in
-            guard let obj, let text, level & Int32(MOSQ_LOG_ERR) != 0 else { return }
-            Unmanaged<MQTTConnection>.fromOpaque(obj).takeUnretainedValue().log.error("libmosquitto: " + String(cString: text))
         }
         mosquitto_connect_callback_set(m) { _, obj, rc in
             guard let obj else { return }
@@ -191,6 +188,24 @@ package final class MQTTConnection {
         unwatch()
         loop.remove(timer.fd)
         timer.arm(at: nil)
+    }
+
+    /// libmosquitto's own errors (a TLS verification failure names the certificate's problem; it never
+    /// logs a password) go to our log while a connection is being made. Once connected the callback is
+    /// off: with one set, libmosquitto formats a debug message for every packet it sends or receives
+    /// (a malloc, a vsnprintf and a lock each, none of which we would print), and a loss mid-session is
+    /// logged by us with libmosquitto's return code.
+    private func hearLibraryLog(_ on: Bool) {
+        guard on != hearsLibraryLog else { return }
+        hearsLibraryLog = on
+        mosquitto_log_callback_set(mosq, on ? MQTTConnection.libraryLog : nil)
+    }
+
+    private var hearsLibraryLog = false
+
+    private static let libraryLog: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?) -> Void = { _, obj, level, text in
+        guard let obj, let text, level & Int32(MOSQ_LOG_ERR) != 0 else { return }
+        Unmanaged<MQTTConnection>.fromOpaque(obj).takeUnretainedValue().log.error("libmosquitto: " + String(cString: text))
     }
 
     // MARK: The loop
