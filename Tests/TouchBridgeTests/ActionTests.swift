@@ -141,13 +141,15 @@ struct ActionTests {
 
     @Test("A scene line writes actions and the keyboard back, and reads back the same")
     func sceneLineRoundTrip() throws {
-        let text = #"{"window": {"width": 800, "height": 480}, "keyboard": {"layout": "de"}, "devices": [{"name": "P*", "pointerArea": [0.5, 0, 0.5, 1]}], "views": [{"name": "v", "frame": [0, 0, 800, 480], "recognizers": [{"name": "menu", "type": "longPress", "action": {"click": "right"}}, {"name": "undo", "type": "swipe", "direction": ["left"], "action": {"keys": ["ctrl+z", "at"]}}, {"name": "scroll", "type": "pan", "action": {"scroll": {"deceleration": "fast"}}}]}]}"#
+        let text = #"{"window": {"width": 800, "height": 480}, "keyboard": {"layout": "de"}, "devices": [{"name": "P*", "pointerArea": [0.5, 0, 0.5, 1]}], "views": [{"name": "v", "frame": [0, 0, 800, 480], "recognizers": [{"name": "menu", "type": "longPress", "action": {"click": "right"}}, {"name": "undo", "type": "swipe", "direction": ["left"], "action": {"keys": ["ctrl+z", "at"]}}, {"name": "scroll", "type": "pan", "action": {"scroll": {"deceleration": "fast"}}}, {"name": "zoom", "type": "pinch", "action": {"zoom": {"step": 1.25}}}, {"name": "end", "type": "pan", "action": {"click": "middle", "count": 2, "on": "ended"}}]}], "pencilButtons": {"2": {"keys": "ctrl+c"}}}"#
         let scene = try Scene.parse(text, file: "s", systemKeyboard: KeyboardNames())
         let line = try JSONParser.parse(String(decoding: SceneLine.encode(scene, clients: []), as: UTF8.self))
         var w = JSONWriter()
         w.value(line["scene"]!)
         let again = try Scene.parse(w.string, file: "again", systemKeyboard: KeyboardNames())
         #expect(again.actions.map(\.action) == scene.actions.map(\.action))
+        #expect(scene.actions.count == 5)
+        #expect(again.pencilButtonActions == scene.pencilButtonActions && again.pencilButtonActions[2] != nil)
         #expect(again.keyboardLayout == KeyboardNames(layout: "de"))
         #expect(again.devices[0].pointerArea == Rect(x: 0.5, y: 0, width: 0.5, height: 1))
     }

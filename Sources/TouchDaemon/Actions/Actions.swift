@@ -241,7 +241,7 @@ public final class Actions {
         case .click(let pointer, let count): click(pointer, count: count, at: p, by: a)
         case .keys(let chords): for c in chords { type(c, by: a) }
         case .scroll, .zoom:
-            assertionFailure("a pencil button acts with a click or keys only (Action.readPencilButton)")
+            assertionFailure("a pencil button acts with a click or keys only (ActionSchema.readPencilButton)")
         }
     }
 

@@ -207,7 +207,7 @@ package struct RecognizerSchema: Sendable {
             w.endArray()
         }
         if simultaneousWithEveryone { w.key(string: simultaneousKey); w.staticString("*") }
-        if let action { w.key(string: actionKey); action.write(into: &w, discrete: g.isDiscrete) }
+        if let action { w.key(string: actionKey); ActionSchema.write(action, discrete: g.isDiscrete, &w) }
         w.endObject()
         // Names and keys are plain words: a space after each colon and comma reads as a person writes.
         return String(decoding: w.bytes, as: UTF8.self).replacingSeparators()

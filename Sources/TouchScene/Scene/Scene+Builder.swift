@@ -52,66 +52,21 @@ extension Scene {
             self.keyboard = keyboard
         }
 
-        static let viewKeys = ["name", "frame", "bounds", "transform", "alpha", "hidden", "userInteractionEnabled",
-                               "multipleTouchEnabled", "exclusiveTouch", "touchInsets", "recognizers", "subviews",
-                               "passthrough", "windowFrame", "clientScene"]
-
+        /// A view and what it holds, key by key as `ViewSchema` reads them: the required ones first (a
+        /// view is made from its frame), then the rest in the file's order.
         package mutating func view(_ json: JSON, _ path: String) throws -> View {
             let r = reader
-            let members = try r.object(json, path, allowed: Builder.viewKeys)
+            let members = try r.object(json, path, allowed: ViewSchema.allowed)
             func member(_ k: String) -> JSON? { members.first { $0.0 == k }?.1 }
-            guard let nameJSON = member("name") else { throw r.error(path, "missing \"name\"") }
-            let name = try r.string(nameJSON, r.join(path, "name"))
-            guard !name.isEmpty else { throw r.error(r.join(path, "name"), "must not be empty: the socket's lines name the view") }
-            guard let frameJSON = member("frame") else { throw r.error(path, "missing \"frame\": [x, y, width, height]") }
-            let f = try r.numbers(frameJSON, r.join(path, "frame"), count: 4, what: "[x, y, width, height]")
-            guard f[2] >= 0, f[3] >= 0 else { throw r.error(r.join(path, "frame"), "width and height must not be negative") }
-            let view = View(frame: Rect(x: f[0], y: f[1], width: f[2], height: f[3]))
-            view.name = name
+            let view = View(frame: .zero)
+            for key in ViewSchema.required {
+                guard let v = member(key.key) else { throw r.error(path, key.missing!) }
+                try key.read(&self, view, v, r.join(path, key.key))
+            }
             views.append(view)
             viewPaths.append((view, path))
-            for (k, v) in members {
-                let p = r.join(path, k)
-                switch k {
-                case "bounds":
-                    let b = try r.numbers(v, p, count: 4, what: "[x, y, width, height]")
-                    view.bounds = Rect(x: b[0], y: b[1], width: b[2], height: b[3])
-                case "transform":
-                    let t = try r.numbers(v, p, count: 6, what: "[a, b, c, d, tx, ty]")
-                    let transform = AffineTransform(a: t[0], b: t[1], c: t[2], d: t[3], tx: t[4], ty: t[5])
-                    guard transform.isInvertible else { throw r.error(p, "is not invertible (a·d − b·c = 0): the view could never be hit") }
-                    view.transform = transform
-                case "alpha":
-                    let a = try r.number(v, p)
-                    guard (0...1).contains(a) else { throw r.error(p, "must be between 0 and 1, found \(a)") }
-                    view.alpha = a
-                case "hidden": view.isHidden = try r.bool(v, p)
-                case "userInteractionEnabled": view.isUserInteractionEnabled = try r.bool(v, p)
-                case "multipleTouchEnabled": view.isMultipleTouchEnabled = try r.bool(v, p)
-                case "exclusiveTouch": view.isExclusiveTouch = try r.bool(v, p)
-                case "passthrough": if try !r.bool(v, p) { reserved.append(view) }
-                // Written by the daemon's scene lines (protocol 2), so that one can be saved as a scene
-                // file: where the view is in the window, and which client scene it came from. Derived,
-                // so ignored when read.
-                case "windowFrame", "clientScene": break
-                case "touchInsets":
-                    let i = try r.numbers(v, p, count: 4, what: "[top, left, bottom, right]")
-                    view.touchInsets = EdgeInsets(top: i[0], left: i[1], bottom: i[2], right: i[3])
-                case "recognizers":
-                    guard let list = v.arrayValue else { throw r.error(p, "must be an array of recognizers") }
-                    for (i, rec) in list.enumerated() {
-                        do { view.addGestureRecognizer(try recognizer(rec, "\(p)[\(i)]")) } catch {
-                            if let n = rec[RecognizerSchema.nameKey]?.stringValue { failedNames.insert(n) }
-                            try note(error)
-                        }
-                    }
-                case "subviews":
-                    guard let list = v.arrayValue else { throw r.error(p, "must be an array of views") }
-                    for (i, sub) in list.enumerated() {
-                        do { view.addSubview(try self.view(sub, "\(p)[\(i)]")) } catch { try note(error) }
-                    }
-                default: break
-                }
+            for (k, v) in members where ViewSchema.byKey[k]?.missing == nil {
+                try ViewSchema.byKey[k]!.read(&self, view, v, r.join(path, k))
             }
             return view
         }
@@ -144,7 +99,7 @@ extension Scene {
                 case RecognizerSchema.requireToFailKey: requireToFail = try r.strings(v, p)
                 case RecognizerSchema.actionKey:
                     let names = keyboard
-                    actions.append((g, try Action.read(v, p, for: g, r) { () throws(KeyboardError) in try KeyboardLayout.compiled(names) }))
+                    actions.append((g, try ActionSchema.read(v, p, for: g, r) { () throws(KeyboardError) in try KeyboardLayout.compiled(names) }))
                 case RecognizerSchema.simultaneousKey:
                     if v.stringValue == "*" { simultaneous = .everyone } else {
                         guard v.arrayValue != nil else { throw r.error(p, "must be an array of recognizer names or \"*\"") }

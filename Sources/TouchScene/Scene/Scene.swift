@@ -120,7 +120,7 @@ public final class Scene {
             errors.append(e)
             if errors.count >= ConfigErrors.limit { throw ConfigErrors(errors: errors, stoppedAtLimit: true) }
         }
-        let allowedTop = ["window", "devices", "views", "keyboard", "pencilButtons"]
+        let allowedTop = SceneSchema.topLevel
         var top: [(String, JSON)]
         do { top = try r.object(json, "", allowed: allowedTop) } catch {
             guard let members = json.objectValue else { throw error }
@@ -134,25 +134,25 @@ public final class Scene {
 
         var frame = Rect(x: 0, y: 0, width: 1, height: 1)
         do {
-            guard let windowJSON = member("window") else { throw r.error("", "missing \"window\": {\"width\": W, \"height\": H}") }
-            let w = try r.object(windowJSON, "window", allowed: ["width", "height"])
+            guard let windowJSON = member(SceneSchema.window) else { throw r.error("", "missing \"\(SceneSchema.window)\": {\"\(SceneSchema.width)\": W, \"\(SceneSchema.height)\": H}") }
+            let w = try r.object(windowJSON, SceneSchema.window, allowed: [SceneSchema.width, SceneSchema.height])
             func dimension(_ k: String) throws -> Double {
-                guard let v = w.first(where: { $0.0 == k })?.1 else { throw r.error("window", "missing \"\(k)\"") }
-                let n = try r.number(v, "window.\(k)")
-                guard n > 0 else { throw r.error("window.\(k)", "must be greater than 0, found \(n)") }
+                guard let v = w.first(where: { $0.0 == k })?.1 else { throw r.error(SceneSchema.window, "missing \"\(k)\"") }
+                let n = try r.number(v, r.join(SceneSchema.window, k))
+                guard n > 0 else { throw r.error(r.join(SceneSchema.window, k), "must be greater than 0, found \(n)") }
                 return n
             }
-            frame = Rect(x: 0, y: 0, width: try dimension("width"), height: try dimension("height"))
+            frame = Rect(x: 0, y: 0, width: try dimension(SceneSchema.width), height: try dimension(SceneSchema.height))
         } catch { try note(error) }
 
         var devices: [DeviceConfig] = []
-        if let d = member("devices") {
+        if let d = member(SceneSchema.devices) {
             if let list = d.arrayValue {
                 for (i, entry) in list.enumerated() {
-                    do { devices.append(try parseDevice(entry, "devices[\(i)]", r)) } catch { try note(error) }
+                    do { devices.append(try parseDevice(entry, "\(SceneSchema.devices)[\(i)]", r)) } catch { try note(error) }
                 }
             } else {
-                try note(r.error("devices", "must be an array of device entries"))
+                try note(r.error(SceneSchema.devices, "must be an array of device entries"))
             }
         }
         if passthrough { for i in devices.indices { devices[i].passthrough = true } }
@@ -161,28 +161,28 @@ public final class Scene {
         window.name = "window"
 
         var keyboard: KeyboardNames?
-        if let k = member("keyboard") {
-            do { keyboard = try parseKeyboard(k, "keyboard", r) } catch { try note(error) }
+        if let k = member(SceneSchema.keyboard) {
+            do { keyboard = try parseKeyboard(k, SceneSchema.keyboard, r) } catch { try note(error) }
         }
         var builder = Builder(reader: r, keyboard: keyboard ?? systemKeyboard)
         builder.errors = errors
-        if let v = member("views") {
+        if let v = member(SceneSchema.views) {
             if let list = v.arrayValue {
                 for (i, entry) in list.enumerated() {
-                    do { window.addSubview(try builder.view(entry, "views[\(i)]")) } catch { try builder.note(error) }
+                    do { window.addSubview(try builder.view(entry, "\(SceneSchema.views)[\(i)]")) } catch { try builder.note(error) }
                 }
             } else {
-                try builder.note(r.error("views", "must be an array of views"))
+                try builder.note(r.error(SceneSchema.views, "must be an array of views"))
             }
         }
         try builder.link()
         var pencilButtons: [Int: Action] = [:]
-        if let b = member("pencilButtons") {
+        if let b = member(SceneSchema.pencilButtons) {
             do {
-                for (key, v) in try r.object(b, "pencilButtons", allowed: ["1", "2"]) {
+                for (key, v) in try r.object(b, SceneSchema.pencilButtons, allowed: SceneSchema.buttons) {
                     let names = builder.keyboard
                     do {
-                        pencilButtons[Int(key)!] = try Action.readPencilButton(v, r.join("pencilButtons", key), r) { () throws(KeyboardError) in
+                        pencilButtons[Int(key)!] = try ActionSchema.readPencilButton(v, r.join(SceneSchema.pencilButtons, key), r) { () throws(KeyboardError) in
                             try KeyboardLayout.compiled(names)
                         }
                     } catch { try builder.note(error) }

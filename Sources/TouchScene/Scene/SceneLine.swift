@@ -17,17 +17,17 @@ package enum SceneLine {
         w.key("event"); w.staticString("scene")
         w.key("scene")
         w.beginObject()
-        w.key("window")
+        w.key(string: SceneSchema.window)
         w.beginObject()
-        w.key("width"); w.number(scene.window.bounds.width)
-        w.key("height"); w.number(scene.window.bounds.height)
+        w.key(string: SceneSchema.width); w.number(scene.window.bounds.width)
+        w.key(string: SceneSchema.height); w.number(scene.window.bounds.height)
         w.endObject()
         if let k = scene.keyboard {
-            w.key("keyboard")
+            w.key(string: SceneSchema.keyboard)
             KeyboardSchema.schema.write(k, &w)
         }
         if !scene.devices.isEmpty {
-            w.key("devices")
+            w.key(string: SceneSchema.devices)
             w.beginArray()
             for d in scene.devices { device(d, &w) }
             w.endArray()
@@ -41,11 +41,24 @@ package enum SceneLine {
         }
         var actions: [ObjectIdentifier: Action] = [:]
         for (r, a) in scene.actions + clients.flatMap(\.actions) { actions[ObjectIdentifier(r)] = a }
-        let writer = ViewWriter(window: scene.window, reserved: reserved, actions: actions)
-        w.key("views")
+        var writer = Scene.ViewWriting(window: scene.window, reserved: reserved, actions: actions)
+        w.key(string: SceneSchema.views)
         w.beginArray()
-        for v in scene.window.subviews { writer.view(v, clientScene: owner[ObjectIdentifier(v)]?.name, &w) }
+        for v in scene.window.subviews {
+            writer.clientScene = owner[ObjectIdentifier(v)]?.name
+            writer.view(v, &w)
+        }
         w.endArray()
+        if !scene.pencilButtonActions.isEmpty {
+            w.key(string: SceneSchema.pencilButtons)
+            w.beginObject()
+            for b in SceneSchema.buttons {
+                guard let a = scene.pencilButtonActions[Int(b)!] else { continue }
+                w.key(string: b)
+                ActionSchema.write(a, discrete: true, &w)
+            }
+            w.endObject()
+        }
         w.endObject()
         w.endObject()
         return w.bytes
@@ -53,87 +66,41 @@ package enum SceneLine {
 
     package static func device(_ d: DeviceConfig, _ w: inout JSONWriter) { DeviceSchema.schema.write(d, &w) }
 
-    package static func numbers(_ list: [Double], _ w: inout JSONWriter) {
-        w.beginArray()
-        for n in list { w.number(n) }
-        w.endArray()
+}
+
+extension Scene.ViewWriting {
+    /// A view as `ViewSchema` writes it, key by key.
+    func view(_ v: View, _ w: inout JSONWriter) {
+        w.beginObject()
+        for key in ViewSchema.keys { key.write(self, v, &w) }
+        w.endObject()
     }
 
-    package struct ViewWriter {
-        let window: Window
-        let reserved: Set<ObjectIdentifier>
-        let actions: [ObjectIdentifier: Action]
-
-        func view(_ v: View, clientScene: String?, _ w: inout JSONWriter) {
-            w.beginObject()
-            w.key("name"); w.string(v.name ?? "")
-            if let clientScene { w.key("clientScene"); w.string(clientScene) }
-            // The frame as a scene file gives it: the untransformed rectangle about `center` (G2), which
-            // the reader turns back into the same center and bounds size.
-            let b = v.bounds
-            w.key("frame"); numbers([v.center.x - b.width / 2, v.center.y - b.height / 2, b.width, b.height], &w)
-            if b.origin != .zero { w.key("bounds"); numbers([b.origin.x, b.origin.y, b.width, b.height], &w) }
-            let t = v.transform
-            if t != .identity { w.key("transform"); numbers([t.a, t.b, t.c, t.d, t.tx, t.ty], &w) }
-            w.key("windowFrame")
+    func recognizer(_ r: GestureRecognizer, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key(string: RecognizerSchema.nameKey); w.string(r.name ?? "")
+        w.key(string: RecognizerSchema.typeKey); w.staticString(RecognizerKind(r).name)
+        // The recognizer's properties as its type's schema reads and writes them (RecognizerSchema).
+        for property in RecognizerSchema.common + (RecognizerSchema.of(r)?.properties ?? []) { property.write(r, &w) }
+        let required = r.failureRequirements
+        if !required.isEmpty {
+            w.key(string: RecognizerSchema.requireToFailKey)
             w.beginArray()
-            for corner in [Point(x: b.minX, y: b.minY), Point(x: b.maxX, y: b.minY),
-                           Point(x: b.maxX, y: b.maxY), Point(x: b.minX, y: b.maxY)] {
-                let p = v.convert(corner, to: window)
-                numbers([p.x, p.y], &w)
-            }
+            for o in required { w.string(o.name ?? "") }
             w.endArray()
-            w.key("alpha"); w.number(v.alpha)
-            w.key("hidden"); w.bool(v.isHidden)
-            w.key("userInteractionEnabled"); w.bool(v.isUserInteractionEnabled)
-            w.key("multipleTouchEnabled"); w.bool(v.isMultipleTouchEnabled)
-            w.key("exclusiveTouch"); w.bool(v.isExclusiveTouch)
-            let i = v.touchInsets
-            if i != .zero { w.key("touchInsets"); numbers([i.top, i.left, i.bottom, i.right], &w) }
-            if reserved.contains(ObjectIdentifier(v)) && !(v.superview.map { reserved.contains(ObjectIdentifier($0)) } ?? false) {
-                w.key("passthrough"); w.bool(false)
-            }
-            if !v.gestureRecognizers.isEmpty {
-                w.key("recognizers")
-                w.beginArray()
-                for r in v.gestureRecognizers { recognizer(r, &w) }
-                w.endArray()
-            }
-            if !v.subviews.isEmpty {
-                w.key("subviews")
-                w.beginArray()
-                for s in v.subviews { view(s, clientScene: nil, &w) }
-                w.endArray()
-            }
-            w.endObject()
         }
-
-        func recognizer(_ r: GestureRecognizer, _ w: inout JSONWriter) {
-            w.beginObject()
-            w.key(string: RecognizerSchema.nameKey); w.string(r.name ?? "")
-            w.key(string: RecognizerSchema.typeKey); w.staticString(RecognizerKind(r).name)
-            // The recognizer's properties as its type's schema reads and writes them (RecognizerSchema).
-            for property in RecognizerSchema.common + (RecognizerSchema.of(r)?.properties ?? []) { property.write(r, &w) }
-            let required = r.failureRequirements
-            if !required.isEmpty {
-                w.key(string: RecognizerSchema.requireToFailKey)
+        if let d = r.delegate as? SceneDelegate {
+            let s = d.simultaneousDeclaration(of: r)
+            if s.everyone {
+                w.key(string: RecognizerSchema.simultaneousKey); w.staticString("*")
+            } else if !s.names.isEmpty {
+                w.key(string: RecognizerSchema.simultaneousKey)
                 w.beginArray()
-                for o in required { w.string(o.name ?? "") }
+                for o in s.names { w.string(o.name ?? "") }
                 w.endArray()
             }
-            if let d = r.delegate as? SceneDelegate {
-                let s = d.simultaneousDeclaration(of: r)
-                if s.everyone {
-                    w.key(string: RecognizerSchema.simultaneousKey); w.staticString("*")
-                } else if !s.names.isEmpty {
-                    w.key(string: RecognizerSchema.simultaneousKey)
-                    w.beginArray()
-                    for o in s.names { w.string(o.name ?? "") }
-                    w.endArray()
-                }
-            }
-            if let a = actions[ObjectIdentifier(r)] { w.key(string: RecognizerSchema.actionKey); a.write(into: &w, discrete: r.isDiscrete) }
-            w.endObject()
         }
+        if let a = actions[ObjectIdentifier(r)] { w.key(string: RecognizerSchema.actionKey); ActionSchema.write(a, discrete: r.isDiscrete, &w) }
+        w.endObject()
     }
 }
