@@ -69,14 +69,20 @@ public struct Bindings {
 
     /// A "name:state" key's state must be one its kind has.
     package static func checkState(_ key: String, where place: String) throws {
-        guard let colon = key.firstIndex(of: ":") else { return }
+        if let problem = stateProblem(key) { throw BindingsError("\(place): \(problem)") }
+    }
+
+    /// What is wrong with the state of a "name:state" key, or nil.
+    static func stateProblem(_ key: String) -> String? {
+        guard let colon = key.firstIndex(of: ":") else { return nil }
         let state = String(key[key.index(after: colon)...])
         let states = pencilKeys.contains(String(key[..<colon])) ? ["pressed", "released"]
                                                                : ["recognized", "began", "changed", "ended", "cancelled"]
         guard states.contains(state) else {
             let hint = DidYouMean.hint(state, in: states)
-            throw BindingsError("\(place): unknown state \"\(state)\"\(hint); one of \(states.joined(separator: ", "))")
+            return "unknown state \"\(state)\"\(hint); one of \(states.joined(separator: ", "))"
         }
+        return nil
     }
 
     /// The programs that are not on the PATH (or, named with a slash, not an executable file): each
@@ -97,23 +103,31 @@ public struct Bindings {
         return missing
     }
 
+    /// A bindings file: errors name the file, the line and the key (ConfigError), every one at once
+    /// (ConfigErrors), as a scene's do.
     public static func parse(_ text: String, file: String) throws -> Bindings {
+        var parser = JSONParser(text)
         let json: JSON
-        do { json = try JSONParser.parse(text) } catch let e as JSONSyntaxError {
-            throw BindingsError("\(file):\(e.line): column \(e.column): \(e.message)")
+        do { json = try parser.parse() } catch let e as JSONSyntaxError {
+            throw ConfigError(file: file, line: e.line, path: "", message: "column \(e.column): \(e.message)")
         }
+        let r = ConfigReader(file: file, lines: parser.lines)
         guard let members = json.objectValue else {
-            throw BindingsError("\(file): must be an object from recognizer name to a command: {\"doubleTap\": [\"xdotool\", \"key\", \"F11\"]}")
+            throw r.error("", "must be an object from recognizer name to a command: {\"doubleTap\": [\"xdotool\", \"key\", \"F11\"]}")
         }
         var commands: [(String, [String])] = []
+        var errors: [ConfigError] = []
         for (key, value) in members {
             guard let array = value.arrayValue, !array.isEmpty,
                   case let argv = array.compactMap(\.stringValue), argv.count == array.count else {
-                throw BindingsError("\(file): \(key): must be a non-empty array of strings (the program and its arguments; no shell)")
+                errors.append(r.error(key, "must be a non-empty array of strings (the program and its arguments; no shell)"))
+                continue
             }
-            try checkState(key, where: "\(file): \(key)")
+            if let problem = stateProblem(key) { errors.append(r.error(key, problem)); continue }
             commands.append((key, argv))
         }
+        if errors.count == 1 { throw errors[0] }
+        if errors.count > 1 { throw ConfigErrors(errors: Array(errors.prefix(ConfigErrors.limit)), stoppedAtLimit: errors.count > ConfigErrors.limit) }
         return Bindings(commands: commands)
     }
 
@@ -152,15 +166,7 @@ public struct Bindings {
 
     /// The recognizer names of a scene line (`{"event":"scene","scene":{…}}`), its client scenes' included.
     package static func recognizerNames(ofSceneLine json: JSON) -> [String] {
-        var names: [String] = []
-        func walk(_ views: JSON?) {
-            for v in views?.arrayValue ?? [] {
-                for r in v["recognizers"]?.arrayValue ?? [] { if let n = r["name"]?.stringValue, !n.isEmpty { names.append(n) } }
-                walk(v["subviews"])
-            }
-        }
-        walk(json["scene"]?["views"])
-        return names
+        (SceneLine.Outline.decode(json)?.recognizers ?? []).map(\.name)
     }
 
     /// The commands for a gesture line's recognizer and state.

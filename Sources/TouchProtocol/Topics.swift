@@ -27,6 +27,9 @@ public struct Topics: OptionSet, Sendable {
 
     public static var names: [String] { named.map(\.name) }
 
+    /// The names of the topics in this set, in the protocol's order.
+    public var memberNames: [String] { Topics.named.filter { contains($0.topic) }.map(\.name) }
+
     /// The topic called `name`, or nil.
     public init?(name: String) {
         guard let t = Topics.named.first(where: { $0.name == name })?.topic else { return nil }

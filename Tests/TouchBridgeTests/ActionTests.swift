@@ -194,53 +194,28 @@ struct ActionTests {
         }
     }
 
-    final class Rig {
-        let pipeline: Pipeline
-        let log = Log()
+    /// The pipeline with its action devices (and, with `passthrough`, the mirror) writing into one
+    /// ordered log, `writes`; `actions` are the action lines.
+    final class Rig: PipelineRig {
+        let writes = Log()
         let keyboard: DescribingSink, pointer: DescribingSink
-        var lines: [[String: JSON]] = []
         var failures: [String] = []
-        var player: RecordingPlayer
-        private var pending: [InputEvent] = []
-        private var nextID: Int32 = 100
-        static let panel = DeviceDescription.panel(name: "Test Panel", width: 799, height: 479)
 
         init(_ recognizers: String, passthrough: Bool = true, devices: String = "", layout: String = "") throws {
             let scene = try Scene.parse(#"{"window": {"width": 800, "height": 480}, \#(layout) \#(devices) "views": [{"name": "v", "frame": [0, 0, 800, 480], "multipleTouchEnabled": true, "recognizers": [\#(recognizers)]}]}"#,
                                         file: "test scene", passthrough: passthrough, systemKeyboard: KeyboardNames())
-            pipeline = Pipeline(scene: scene, log: Logger(program: "test", level: .error))
-            player = RecordingPlayer(device: Rig.panel, mapping: CoordinateMapping(device: Rig.panel, target: scene.window.bounds)!)
-            if passthrough { pipeline.addMirror(device: 0, name: "Test Panel", source: Rig.panel, sink: MirrorLogSink(log)) }
-            keyboard = DescribingSink("keyboard", log)
-            pointer = DescribingSink("pointer", log)
+            keyboard = DescribingSink("keyboard", writes)
+            pointer = DescribingSink("pointer", writes)
+            super.init(scene: scene)
+            if passthrough { passThrough(to: MirrorLogSink(writes)) }
             pipeline.setDeviceConfig(scene.deviceConfig(for: DeviceInfo(devnode: "", name: "Test Panel")), device: 0)
             pipeline.startActions(Actions(devices: ActionDevices(keyboard: keyboard, pointer: pointer), log: pipeline.log)) { [unowned self] e in
                 failures.append("\(e)")
             }
-            pipeline.onLines = { [unowned self] topic, bytes in
-                guard topic == .actions else { return }
-                let j = try! JSONParser.parse(String(decoding: bytes, as: UTF8.self))
-                lines.append(Dictionary(uniqueKeysWithValues: j.objectValue!))
-            }
         }
 
-        private func abs(_ code: UInt16, _ v: Int32) { pending.append(InputEvent(time: 0, type: EventType.abs, code: code, value: v)) }
-        func down(_ slot: Int32, _ x: Int32, _ y: Int32) {
-            abs(AbsCode.mtSlot, slot); abs(AbsCode.mtTrackingID, nextID); nextID += 1
-            abs(AbsCode.mtPositionX, x); abs(AbsCode.mtPositionY, y)
-        }
-        func move(_ slot: Int32, _ x: Int32, _ y: Int32) { abs(AbsCode.mtSlot, slot); abs(AbsCode.mtPositionX, x); abs(AbsCode.mtPositionY, y) }
-        func up(_ slot: Int32) { abs(AbsCode.mtSlot, slot); abs(AbsCode.mtTrackingID, -1) }
-        func frame(_ t: Double) {
-            pending.append(InputEvent(time: t, type: EventType.syn, code: SynCode.report, value: 0))
-            for var e in pending {
-                e.time = t
-                if let f = player.play(e) { pipeline.handle(f) }
-            }
-            pending = []
-        }
-        /// A finger lands at (400, 100) at 1.0 s, moves 12 pt down every 10 ms for 10 frames (1200 pt/s)
-        /// and lifts at 1.11 s: a pan that ends with a velocity to coast on.
+        var actions: [JSON] { lines("action") }
+
         func flickDown() {
             down(0, 400, 100); frame(1.0)
             for i in 1...10 { move(0, 400, 100 + Int32(i) * 12); frame(1.0 + Double(i) * 0.01) }
@@ -249,12 +224,12 @@ struct ActionTests {
 
         /// What was written since the last look.
         func written() -> [String] {
-            defer { log.entries = [] }
-            return log.entries
+            defer { writes.entries = [] }
+            return writes.entries
         }
         /// The sum of the action lines' field `key` (scroll's dx, dy) with `state`, or of all.
         func sum(_ key: String, state: String? = nil) -> Int {
-            lines.filter { state == nil || $0["state"]?.stringValue == state }.reduce(0) { $0 + Int($1[key]?.numberValue ?? 0) }
+            actions.filter { state == nil || $0["state"]?.stringValue == state }.reduce(0) { $0 + Int($1[key]?.numberValue ?? 0) }
         }
     }
 
@@ -268,8 +243,8 @@ struct ActionTests {
                                   "pointer: ABS_X 8192 ABS_Y 8192 | BTN_RIGHT 1 | BTN_RIGHT 0"])
         rig.up(0); rig.frame(2.0)
         #expect(rig.written() == [])                            // the lift: nothing for the app, no second click
-        #expect(rig.lines.count == 1)
-        let l = rig.lines[0]
+        #expect(rig.actions.count == 1)
+        let l = rig.actions[0]
         #expect(l["event"]?.stringValue == "action" && l["recognizer"]?.stringValue == "menu" && l["state"]?.stringValue == "began")
         #expect(l["action"]?.stringValue == "click" && l["button"]?.stringValue == "right")
         #expect(l["x"]?.numberValue == 200 && l["y"]?.numberValue == 120 && l["device"]?.numberValue == 0 && l["time"]?.numberValue == 1.5)
@@ -283,9 +258,9 @@ struct ActionTests {
         for i in 1...6 { rig.move(0, 600 - Int32(i) * 30, 240); rig.frame(1.0 + Double(i) * 0.016) }
         rig.up(0); rig.frame(1.2)
         #expect(rig.written() == ["keyboard: KEY_LEFTCTRL 1 | KEY_C 1 | KEY_C 0 | KEY_LEFTCTRL 0 | KEY_LEFTMETA 1 | KEY_LEFT 1 | KEY_LEFT 0 | KEY_LEFTMETA 0"])
-        #expect(rig.lines.map { $0["keys"]?.stringValue ?? "" } == ["ctrl+c", "super+Left"])
-        #expect(rig.lines[0]["codes"]?.arrayValue?.compactMap(\.stringValue) == ["KEY_LEFTCTRL", "KEY_C"])
-        #expect(rig.lines[0]["state"]?.stringValue == "recognized")
+        #expect(rig.actions.map { $0["keys"]?.stringValue ?? "" } == ["ctrl+c", "super+Left"])
+        #expect(rig.actions[0]["codes"]?.arrayValue?.compactMap(\.stringValue) == ["KEY_LEFTCTRL", "KEY_C"])
+        #expect(rig.actions[0]["state"]?.stringValue == "recognized")
     }
 
     @Test("AC1: \"on\": \"ended\" acts when a continuous gesture ends, not when it is cancelled")
@@ -346,7 +321,7 @@ struct ActionTests {
         let rig = try Rig(#"{"name": "scroll", "type": "pan", "action": {"scroll": {}}}"#, passthrough: false)
         rig.flickDown()
         let followed = rig.sum("dy", state: "changed") + rig.sum("dy", state: "ended")
-        let v = rig.lines.last.map { _ in 0 } ?? 0
+        let v = rig.actions.last.map { _ in 0 } ?? 0
         _ = v
         #expect(rig.pipeline.nextDeadline != nil)
         rig.pipeline.finish()
@@ -356,7 +331,7 @@ struct ActionTests {
         #expect(Swift.abs(Double(coasted) - 598.8 * 120 / 50) <= 1.5, "coasted \(coasted)")
         #expect(followed > 0 && coasted > 0)
         #expect(rig.pipeline.nextDeadline == nil)
-        let times = rig.lines.filter { $0["state"]?.stringValue == "coasting" }.compactMap { $0["time"]?.numberValue }
+        let times = rig.actions.filter { $0["state"]?.stringValue == "coasting" }.compactMap { $0["time"]?.numberValue }
         #expect(times.first! > 1.11 && times.last! < 1.11 + 10)
     }
 
@@ -367,10 +342,10 @@ struct ActionTests {
         rig.pipeline.advance(to: 1.3)
         #expect(rig.pipeline.nextDeadline != nil)
         rig.down(1, 50, 50); rig.frame(1.305)
-        let before = rig.lines.count
+        let before = rig.actions.count
         #expect(rig.pipeline.nextDeadline == nil)
         rig.pipeline.advance(to: 3)
-        #expect(rig.lines.count == before)
+        #expect(rig.actions.count == before)
     }
 
     @Test("AC5: disabling the recognizer and unplugging its device stop the coasting")
@@ -381,9 +356,9 @@ struct ActionTests {
             rig.pipeline.advance(to: 1.2)
             if stop == "disable" { try rig.pipeline.setEnabled(patterns: ["scroll"], enabled: false, at: 1.2) }
             else { rig.pipeline.setDeviceConfig(nil, device: 0) }
-            let before = rig.lines.count
+            let before = rig.actions.count
             rig.pipeline.finish()
-            #expect(rig.lines.count <= before + 1, "\(stop)")
+            #expect(rig.actions.count <= before + 1, "\(stop)")
             #expect(rig.pipeline.nextDeadline == nil)
         }
     }
@@ -397,10 +372,10 @@ struct ActionTests {
                                    file: "reloaded", systemKeyboard: KeyboardNames())
         rig.pipeline.replace(scene: next, at: 1.2)
         #expect(rig.pipeline.nextDeadline == nil)
-        let before = rig.lines.count
+        let before = rig.actions.count
         rig.down(0, 200, 120); rig.frame(2.0)
         rig.pipeline.advance(to: 2.6)
-        #expect(rig.lines.count == before + 1 && rig.lines.last?["keys"]?.stringValue == "Escape")
+        #expect(rig.actions.count == before + 1 && rig.actions.last?["keys"]?.stringValue == "Escape")
     }
 
     @Test("AC6: a pinch zooms with ctrl + one notch each time the scale crosses a step")
@@ -438,7 +413,7 @@ struct ActionTests {
         rig.down(0, 200, 120); rig.frame(1.0)
         rig.pipeline.advance(to: 1.6)
         #expect(rig.failures.count == 1 && rig.failures[0].contains("TouchBridge pointer") == false && rig.failures[0].contains("pointer"))
-        #expect(rig.pipeline.actions == nil && rig.lines.isEmpty)
+        #expect(rig.pipeline.actions == nil && rig.actions.isEmpty)
         rig.up(0); rig.frame(2.0)
         rig.down(0, 200, 120); rig.frame(3.0)
         rig.pipeline.advance(to: 3.6)

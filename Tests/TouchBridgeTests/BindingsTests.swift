@@ -35,4 +35,19 @@ struct BindingsTests {
         #expect(missing.map(\.key) == ["b", "c", "e"])
         #expect(missing.map(\.program) == ["no-such-program-here", "no-such-program-here", "/no/such"])
     }
+
+    @Test("A bindings file's errors name the file, the line and the key, every one at once")
+    func fileErrors() throws {
+        let text = "{\n  \"doubleTap\": [\"xdotool\", \"key\", \"F11\"],\n  \"pan:begun\": [\"true\"],\n  \"swipe\": \"playerctl next\"\n}"
+        do {
+            _ = try Bindings.parse(text, file: "b.json")
+            Issue.record("parsed")
+        } catch let e as ConfigErrors {
+            #expect(e.errors.map(\.description) == [
+                #"b.json:3: pan:begun: unknown state "begun" (did you mean "began"?); one of recognized, began, changed, ended, cancelled"#,
+                "b.json:4: swipe: must be a non-empty array of strings (the program and its arguments; no shell)",
+            ])
+        }
+        #expect(try Bindings.parse(#"{"pan:ended": ["true"]}"#, file: "b.json").commands.map(\.key) == ["pan:ended"])
+    }
 }

@@ -14,113 +14,89 @@ import TouchInput
 /// swallows the sequences that begin within it.
 @Suite("Display off: the touch that wakes the screen does nothing else")
 struct DisplayTests {
-    final class Rig {
-        let pipeline: Pipeline
-        var log: [String] = []
-        var mirrorWrites = 0
-        var nextID = 1
-
-        final class Sink: MirrorSink {
-            unowned let rig: Rig
-            init(_ rig: Rig) { self.rig = rig }
-            func write(_ events: UnsafeBufferPointer<input_event>) throws { rig.mirrorWrites += 1 }
+    /// A panel passing through, a tap and a two-finger pan; the log has gesture and wake lines.
+    static func rig() throws -> PipelineRig {
+        let rig = try PipelineRig(#"{"window": {"width": 800, "height": 480}, "views": [{"name": "v", "frame": [0, 0, 800, 480], "multipleTouchEnabled": true, "recognizers": [{"name": "tap", "type": "tap"}, {"name": "pan", "type": "pan", "minimumNumberOfTouches": 2}]}]}"#,
+                                  passthrough: true) { j in
+            guard j["event"]?.stringValue == "wake" else { return PipelineRig.gesture(j) }
+            return "wake @\(j["time"]!.numberValue!) (\(Int(j["x"]!.numberValue!)),\(Int(j["y"]!.numberValue!)))"
         }
+        rig.passThrough()
+        rig.pipeline.setDeviceConfig(DeviceConfig(), device: 0)
+        return rig
+    }
 
-        init() throws {
-            let scene = try Scene.parse(#"{"window": {"width": 800, "height": 480}, "views": [{"name": "v", "frame": [0, 0, 800, 480], "multipleTouchEnabled": true, "recognizers": [{"name": "tap", "type": "tap"}, {"name": "pan", "type": "pan", "minimumNumberOfTouches": 2}]}]}"#,
-                                        file: "test", passthrough: true, systemKeyboard: KeyboardNames())
-            pipeline = Pipeline(scene: scene, log: Logger(program: "test", level: .error))
-            pipeline.addMirror(device: 0, name: "panel", source: .panel(name: "panel", width: 799, height: 479), sink: Sink(self))
-            pipeline.setDeviceConfig(DeviceConfig(), device: 0)
-            pipeline.onLines = { [unowned self] topic, bytes in
-                for l in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-                    let j = try! JSONParser.parse(String(l))
-                    switch j["event"]?.stringValue {
-                    case "gesture": log.append("\(j["recognizer"]!.stringValue!) \(j["state"]!.stringValue!)")
-                    case "wake": log.append("wake @\(j["time"]!.numberValue!) (\(Int(j["x"]!.numberValue!)),\(Int(j["y"]!.numberValue!)))")
-                    default: break
-                    }
-                }
-            }
+    /// A tap at `t` at (x, y), and the timers run to 0.6 s after it (past a double tap's wait).
+    static func tap(_ rig: PipelineRig, _ t: Double, _ x: Double = 100, _ y: Double = 100) {
+        rig.tap(x, y, at: t)
+        rig.advance(to: t + 0.6)
+    }
+
+    /// Two fingers dragged 100 pt down, from `t`.
+    static func drag(_ rig: PipelineRig, _ t: Double) {
+        for i in 0...10 {
+            let dy = Double(i) * 10
+            rig.touch([1: Point(x: 300, y: 100 + dy), 2: Point(x: 400, y: 100 + dy)], at: t + Double(i) * 0.016)
         }
-
-        /// A tap at `t` (down, up 50 ms later) at (x, y).
-        func tap(_ t: Double, _ x: Double = 100, _ y: Double = 100) {
-            let id = nextID; nextID += 1
-            pipeline.handle(DigitizerFrame(timestamp: t, contacts: [Contact(id: id, location: Point(x: x, y: y))]))
-            pipeline.handle(DigitizerFrame(timestamp: t + 0.05, contacts: []))
-            pipeline.advance(to: t + 0.6)
-        }
-
-        /// Two fingers dragged 100 pt down, from `t`.
-        func drag(_ t: Double) {
-            let a = nextID, b = nextID + 1; nextID += 2
-            for i in 0...10 {
-                let dy = Double(i) * 10
-                pipeline.handle(DigitizerFrame(timestamp: t + Double(i) * 0.016, contacts: [
-                    Contact(id: a, location: Point(x: 300, y: 100 + dy)), Contact(id: b, location: Point(x: 400, y: 100 + dy))]))
-            }
-            pipeline.handle(DigitizerFrame(timestamp: t + 0.2, contacts: []))
-        }
-
-        func take() -> [String] { defer { log = []; mirrorWrites = 0 }; return log }
+        rig.liftAll(at: t + 0.2)
     }
 
     @Test("Display off: a tap and a two-finger drag reach no gesture and no mirror; one wake line each")
     func swallowedWhileOff() throws {
-        let rig = try Rig()
-        rig.tap(1.0)
+        let rig = try Self.rig()
+        Self.tap(rig, 1.0)
         #expect(rig.take() == ["tap recognized"])
+        #expect(!rig.mirror().isEmpty)                   // the mirror heard the first tap
         rig.pipeline.setDisplay(on: false, at: 2.0)
-        rig.tap(3.0, 120, 80)
-        rig.drag(4.0)
-        #expect(rig.mirrorWrites == 0)
+        Self.tap(rig, 3.0, 120, 80)
+        Self.drag(rig, 4.0)
+        #expect(rig.mirror() == [])
         #expect(rig.take() == ["wake @3.0 (120,80)", "wake @4.0 (300,100)"])
         #expect(rig.pipeline.application.isIdle)
     }
 
     @Test("Display on: sequences that begin within the hold-off are swallowed silently, later ones pass")
     func holdoff() throws {
-        let rig = try Rig()
+        let rig = try Self.rig()
         rig.pipeline.wakeHoldoff = 1.0
         rig.pipeline.setDisplay(on: false, at: 1.0)
-        rig.tap(2.0)
+        Self.tap(rig, 2.0)
         rig.pipeline.setDisplay(on: true, at: 2.1)
-        rig.tap(2.5)                                     // before the picture shows: a second try at waking
+        Self.tap(rig, 2.5)                                     // before the picture shows: a second try at waking
         #expect(rig.take() == ["wake @2.0 (100,100)"])
         rig.pipeline.setDisplay(on: true, at: 2.8)       // the idle manager's resume: no new hold-off
-        rig.tap(3.2)
+        Self.tap(rig, 3.2)
         #expect(rig.take() == ["tap recognized"])
     }
 
     @Test("A sequence under way when the display goes off goes on as it began; the next one wakes")
     func underWay() throws {
-        let rig = try Rig()
+        let rig = try Self.rig()
         rig.pipeline.handle(DigitizerFrame(timestamp: 1.0, contacts: [Contact(id: 1, location: Point(x: 100, y: 100))]))
         rig.pipeline.setDisplay(on: false, at: 1.02)
         rig.pipeline.handle(DigitizerFrame(timestamp: 1.05, contacts: []))
         rig.pipeline.advance(to: 1.6)
         #expect(rig.take() == ["tap recognized"])
-        rig.tap(2.0)
+        Self.tap(rig, 2.0)
         #expect(rig.take() == ["wake @2.0 (100,100)"])
     }
 
     @Test("A device entry's dpms attribute, read when a sequence begins: Off swallows it as display off does")
     func dpmsAttribute() throws {
-        let rig = try Rig()
+        let rig = try Self.rig()
         let path = "/tmp/tb-dpms-\(getpid())"
         defer { unlink(path) }
         var config = DeviceConfig()
         config.dpms = path
         rig.pipeline.setDeviceConfig(config, device: 0)
         try Files.writeText(path, "Off\n")
-        rig.tap(1.0)
+        Self.tap(rig, 1.0)
         #expect(rig.take() == ["wake @1.0 (100,100)"])
         try Files.writeText(path, "On\n")
-        rig.tap(2.0)
+        Self.tap(rig, 2.0)
         #expect(rig.take() == ["tap recognized"])
         unlink(path)                                     // unreadable: the display counts as on
-        rig.tap(3.0)
+        Self.tap(rig, 3.0)
         #expect(rig.take() == ["tap recognized"])
     }
 

@@ -11,49 +11,15 @@ import TouchInput
 /// scene, feeds timestamped frames, and compares one ordered log.
 @Suite("Live control")
 struct LiveControlTests {
-    /// The built-in scene's pipeline with every line it writes (gestures and recognizer transitions).
-    final class Rig {
-        let pipeline: Pipeline
-        var log: [String] = []
-        var lines: [JSON] = []
-
-        init(scene: Scene = Scene.builtIn()) {
-            pipeline = Pipeline(scene: scene, log: Logger(program: "test", level: .error))
-            pipeline.wantsRecognizers = true
-            pipeline.onLines = { [unowned self] _, bytes in
-                for text in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-                    let json = try! JSONParser.parse(String(text))
-                    lines.append(json)
-                    let name = json["recognizer"]?.stringValue ?? ""
-                    if json["event"]?.stringValue == "gesture" {
-                        log.append("gesture \(name) \(json["state"]!.stringValue!)")
-                    }
-                }
-            }
-        }
-
-        func down(_ x: Double, _ y: Double, at t: Double, id: Int = 1) {
-            pipeline.handle(DigitizerFrame(timestamp: t, contacts: [Contact(id: id, location: Point(x: x, y: y))]))
-        }
-
-        func up(at t: Double) { pipeline.handle(DigitizerFrame(timestamp: t, contacts: [])) }
-
-        func tap(at t: Double) {
-            down(600, 400, at: t)
-            up(at: t + 0.05)
-        }
-
-        var transitions: [String] {
-            lines.filter { $0["event"]?.stringValue == "recognizer" }.map {
-                "\($0["recognizer"]!.stringValue!) \($0["from"]!.stringValue!)→\($0["to"]!.stringValue!)"
-                    + ($0["reason"]?.stringValue.map { " (\($0))" } ?? "")
-            }
-        }
+    /// The built-in scene's pipeline with every line it writes (gestures and recognizer transitions);
+    /// the log says "gesture NAME STATE".
+    static func rig(scene: Scene = Scene.builtIn()) -> PipelineRig {
+        PipelineRig(scene: scene, recognizers: true) { PipelineRig.gesture($0).map { "gesture " + $0 } }
     }
 
     @Test("A disabled doubleTap holds the tap back no longer: the tap fires as its finger lifts (F1, C6)")
     func disabledRequirement() throws {
-        let rig = Rig()
+        let rig = Self.rig()
         try rig.pipeline.setEnabled(patterns: ["doubleTap"], enabled: false, at: 0)
         rig.tap(at: 1)
         #expect(rig.log == ["gesture tap recognized"])
@@ -69,22 +35,22 @@ struct LiveControlTests {
 
     @Test("Disabling a pan mid-gesture cancels it, with the reason on its recognizer line")
     func disabledMidGesture() throws {
-        let rig = Rig()
-        rig.down(600, 400, at: 1)
-        for i in 1...5 { rig.down(600 + Double(i) * 20, 400, at: 1 + Double(i) * 0.01) }
+        let rig = Self.rig()
+        rig.touch(1, 600, 400, at: 1)
+        for i in 1...5 { rig.touch(1, 600 + Double(i) * 20, 400, at: 1 + Double(i) * 0.01) }
         #expect(rig.log.first == "gesture pan began")
         try rig.pipeline.setEnabled(patterns: ["pan"], enabled: false, at: 1.06)
         #expect(rig.log.last == "gesture pan cancelled")
         #expect(rig.transitions.contains("pan changed→cancelled (disabled)"))
         let count = rig.log.count
-        rig.down(800, 400, at: 1.07)
-        rig.up(at: 1.08)
+        rig.touch(1, 800, 400, at: 1.07)
+        rig.liftAll(at: 1.08)
         #expect(rig.log.count == count)                 // nothing more from the disabled pan
     }
 
     @Test("A pattern that matches nothing is refused, and the other patterns of the command are not carried out")
     func unmatchedPattern() {
-        let rig = Rig()
+        let rig = Self.rig()
         #expect(throws: ClientCommand.Refusal.self) {
             try rig.pipeline.setEnabled(patterns: ["pan", "nosuch*"], enabled: false, at: 0)
         }
@@ -98,7 +64,7 @@ struct LiveControlTests {
 
     @Test("The recognizer stream: every transition of a double tap, the tap's wait and its failure, with reasons")
     func transitionStream() {
-        let rig = Rig()
+        let rig = Self.rig()
         rig.tap(at: 1)
         rig.tap(at: 1.2)
         rig.pipeline.finish()
@@ -134,12 +100,12 @@ struct LiveControlTests {
 
     @Test("A client scene goes front-most under its prefix, fires its own gestures and goes with its connection")
     func clientScene() throws {
-        let rig = Rig()
+        let rig = Self.rig()
         try rig.pipeline.setClientScene(connection: 7, name: "kiosk", views: try views(LiveControlTests.kiosk), at: 0)
         #expect(rig.pipeline.scene.window.subviews.map { $0.name ?? "" } == ["screen", "kiosk/carousel"])
         #expect(rig.pipeline.recognizers.suffix(2).map { $0.name ?? "" } == ["kiosk/swipe", "kiosk/tap"])
-        rig.down(100, 100, at: 1)
-        rig.up(at: 1.05)
+        rig.touch(1, 100, 100, at: 1)
+        rig.liftAll(at: 1.05)
         rig.pipeline.finish()
         #expect(rig.log == ["gesture kiosk/tap recognized"])
         rig.tap(at: 2)                                   // outside the carousel: the built-in scene's
@@ -148,27 +114,27 @@ struct LiveControlTests {
         rig.pipeline.removeClientScenes(of: 7, at: 3)
         #expect(rig.pipeline.clientScenes.isEmpty && rig.pipeline.scene.window.subviews.count == 1)
         rig.log = []
-        rig.down(100, 100, at: 4)
-        rig.up(at: 4.05)
+        rig.touch(1, 100, 100, at: 4)
+        rig.liftAll(at: 4.05)
         rig.pipeline.finish()
         #expect(rig.log == ["gesture tap recognized"])
     }
 
     @Test("A client scene removed mid-gesture: its gesture ends cancelled, the touch keeps its view (T4)")
     func clientSceneRemovedMidGesture() throws {
-        let rig = Rig()
+        let rig = Self.rig()
         try rig.pipeline.setClientScene(connection: 1, name: "k", views: try views("""
             [{"name": "pad", "frame": [0, 0, 600, 600], "recognizers": [{"name": "drag", "type": "pan"}]}]
             """), at: 0)
-        rig.down(100, 100, at: 1)
-        for i in 1...4 { rig.down(100 + Double(i) * 20, 100, at: 1 + Double(i) * 0.01) }
+        rig.touch(1, 100, 100, at: 1)
+        for i in 1...4 { rig.touch(1, 100 + Double(i) * 20, 100, at: 1 + Double(i) * 0.01) }
         #expect(rig.log.first == "gesture k/drag began")
         rig.pipeline.removeClientScenes(of: 1, at: 1.05)
         #expect(rig.log.last == "gesture k/drag cancelled")
         let touch = try #require(rig.pipeline.application.activeTouches.first)
         #expect(touch.view?.name == "k/pad")
-        rig.down(220, 100, at: 1.06)
-        rig.up(at: 1.07)
+        rig.touch(1, 220, 100, at: 1.06)
+        rig.liftAll(at: 1.07)
         #expect(rig.log.last == "gesture k/drag cancelled")
         #expect(rig.pipeline.removedClientScenes.isEmpty)       // let go of once the finger lifted
     }
@@ -182,7 +148,7 @@ struct LiveControlTests {
         (#"[{"frame": [0, 0, 1, 1]}]"#, "scene.views[0]: missing \"name\""),
     ])
     func clientConfigErrors(views text: String, message: String) throws {
-        let rig = Rig()
+        let rig = Self.rig()
         let list = try views(text)
         do throws(ClientCommand.Refusal) {
             try rig.pipeline.setClientScene(connection: 1, name: "k", views: list, at: 0)
@@ -195,22 +161,22 @@ struct LiveControlTests {
 
     @Test("A reloaded scene file keeps the client scenes (built again on the new window) and what set recognizers decided")
     func reloadKeepsControl() throws {
-        let rig = Rig()
+        let rig = Self.rig()
         try rig.pipeline.setClientScene(connection: 3, name: "k", views: try views(LiveControlTests.kiosk), at: 0)
         try rig.pipeline.setEnabled(patterns: ["edge*", "k/swipe"], enabled: false, at: 0)
         rig.pipeline.replace(scene: Scene.builtIn(), at: 1)
         #expect(rig.pipeline.scene.window.subviews.map { $0.name ?? "" } == ["screen", "k/carousel"])
         let disabled = rig.pipeline.recognizers.filter { !$0.isEnabled }.compactMap(\.name)
         #expect(disabled == ["edgeLeft", "edgeRight", "edgeTop", "edgeBottom", "k/swipe"])
-        rig.down(100, 100, at: 2)
-        rig.up(at: 2.05)
+        rig.touch(1, 100, 100, at: 2)
+        rig.liftAll(at: 2.05)
         rig.pipeline.finish()
         #expect(rig.log == ["gesture k/tap recognized"])     // its swipe disabled: the tap waits for nothing
     }
 
     @Test("A scene name is one connection's; removing a scene it does not have is an error")
     func clientSceneOwnership() throws {
-        let rig = Rig()
+        let rig = Self.rig()
         let kiosk = try views(LiveControlTests.kiosk)
         try rig.pipeline.setClientScene(connection: 1, name: "k", views: kiosk, at: 0)
         #expect(throws: ClientCommand.Refusal.self) {
@@ -304,5 +270,21 @@ struct LiveControlTests {
         #expect(policy.permits(PeerCredentials(pid: 1, uid: 1000, gid: 1000, groups: [27])))
         #expect(policy.permits(PeerCredentials(pid: 1, uid: 1001, gid: 27)))
         #expect(!policy.permits(PeerCredentials(pid: 1, uid: 1002, gid: 1002, groups: [4])))
+    }
+}
+
+extension PipelineRig {
+    /// A tap at (600, 400): down at `t`, up 50 ms later.
+    func tap(at t: Double) {
+        touch(1, 600, 400, at: t)
+        liftAll(at: t + 0.05)
+    }
+
+    /// The recognizer lines so far, as "NAME from→to (reason)".
+    var transitions: [String] {
+        lines("recognizer").map {
+            "\($0["recognizer"]!.stringValue!) \($0["from"]!.stringValue!)→\($0["to"]!.stringValue!)"
+                + ($0["reason"]?.stringValue.map { " (\($0))" } ?? "")
+        }
     }
 }

@@ -21,7 +21,7 @@ struct MQTTConfigTests {
     func defaults() throws {
         let c = try Self.parse(#"{"broker": "mqtt://broker.lan"}"#)
         #expect(c.host == "broker.lan" && c.port == 1883 && c.scheme == .mqtt)
-        #expect(c.prefix == "touchbridge/kiosk-3" && c.qos == 1 && c.topics == ["gestures", "devices", "activity"])
+        #expect(c.prefix == "touchbridge/kiosk-3" && c.qos == 1 && c.topics == [.gestures, .devices, .activity])
         #expect(c.discoveryPrefix == nil && !c.control && c.protocolVersion == 5 && c.queueLimit == 10_000)
     }
 

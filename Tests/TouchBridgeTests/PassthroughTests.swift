@@ -13,153 +13,57 @@ import TouchInput
 /// of what the mirror was written, write by write ("@1.05 down 0 (100,200)", "@1.4 up 0").
 @Suite("Pass-through: the mirror hears what the views hear")
 struct PassthroughTests {
-    /// A mirror that keeps what it is written.
-    final class MemorySink: MirrorSink {
-        var writes: [[InputEvent]] = []
-        func write(_ events: UnsafeBufferPointer<input_event>) throws {
-            writes.append(events.map { InputEvent(time: Double($0.time.tv_sec) + Double($0.time.tv_usec) / 1e6,
-                                                  type: $0.type, code: $0.code, value: $0.value) })
-        }
-    }
-
     static let fixtures = "/" + #filePath.split(separator: "/").dropLast(2).joined(separator: "/") + "/Fixtures"
 
-    /// A panel of 800 × 480 device units mapped one to one onto an 800 × 480 window, ten slots.
-    static var panel: DeviceDescription { .panel(name: "Test Panel", width: 799, height: 479) }
-
-    final class Rig {
-        let pipeline: Pipeline
-        let sink = MemorySink()
-        var player: RecordingPlayer
-        var lines: [String] = []
-        private var pending: [InputEvent] = []
-        private var nextTrackingID: Int32 = 100
-        /// The mirror's ABS_MT_SLOT as the kernel holds it, from one write to the next.
-        private var slot: Int32 = 0
-
-        /// `views`: the scene's views as JSON; the panel passes through from `exclusiveSince` on.
-        init(views: String, exclusiveSince: Double = -.infinity) throws {
-            let scene = try Scene.parse(#"{"window": {"width": 800, "height": 480}, "views": [\#(views)]}"#,
-                                        file: "test scene", passthrough: true)
-            pipeline = Pipeline(scene: scene, log: Logger(program: "test", level: .error))
-            player = RecordingPlayer(device: PassthroughTests.panel,
-                                     mapping: CoordinateMapping(device: PassthroughTests.panel, target: scene.window.bounds)!)
-            pipeline.addMirror(device: 0, name: "Test Panel", source: PassthroughTests.panel, sink: sink,
-                               grabbedSince: { exclusiveSince })
-            pipeline.onLines = { [unowned self] _, bytes in
-                for l in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-                    let j = try! JSONParser.parse(String(l))
-                    if j["event"]?.stringValue == "gesture" {
-                        self.lines.append("\(j["recognizer"]!.stringValue!) \(j["state"]!.stringValue!)")
-                    }
-                }
-            }
-        }
-
-        private func abs(_ code: UInt16, _ v: Int32) { pending.append(InputEvent(time: 0, type: EventType.abs, code: code, value: v)) }
-
-        func down(_ slot: Int32, _ x: Int32, _ y: Int32) {
-            abs(AbsCode.mtSlot, slot); abs(AbsCode.mtTrackingID, nextTrackingID); nextTrackingID += 1
-            abs(AbsCode.mtPositionX, x); abs(AbsCode.mtPositionY, y)
-        }
-
-        func move(_ slot: Int32, _ x: Int32, _ y: Int32) {
-            abs(AbsCode.mtSlot, slot); abs(AbsCode.mtPositionX, x); abs(AbsCode.mtPositionY, y)
-        }
-
-        func up(_ slot: Int32) { abs(AbsCode.mtSlot, slot); abs(AbsCode.mtTrackingID, -1) }
-
-        /// An EV_SYN event of its own (SYN_DROPPED) at `t`.
-        func syn(_ code: UInt16, at t: Double) {
-            if let f = player.play(InputEvent(time: t, type: EventType.syn, code: code, value: 0)) { pipeline.handle(f) }
-        }
-
-        /// Ends the frame at `t` and runs it through the pipeline.
-        func frame(_ t: Double) {
-            pending.append(InputEvent(time: t, type: EventType.syn, code: SynCode.report, value: 0))
-            for var e in pending {
-                e.time = t
-                if let f = player.play(e) { pipeline.handle(f) }
-            }
-            pending = []
-        }
-
-        /// What the mirror was written since the last look, one string per touch change:
-        /// "@T down SLOT (X,Y)", "@T move SLOT (X,Y)", "@T up SLOT", "@T cancel SLOT" (with "(X,Y)" when
-        /// the lift's frame also moved it).
-        func mirror() -> [String] {
-            var out: [String] = []
-            for write in sink.writes {
-                var x: Int32?, y: Int32?, began = false, palm = false, lifted = false
-                func note(_ t: Double) {
-                    let time = "@\((t * 1000).rounded() / 1000)"
-                    if began { out.append("\(time) down \(slot) (\(x ?? -1),\(y ?? -1))") }
-                    else if lifted {
-                        let at = x != nil || y != nil ? " (\(x.map(String.init) ?? "_"),\(y.map(String.init) ?? "_"))" : ""
-                        out.append("\(time) \(palm ? "cancel" : "up") \(slot)\(at)")
-                    }
-                    else if x != nil || y != nil { out.append("\(time) move \(slot) (\(x.map(String.init) ?? "_"),\(y.map(String.init) ?? "_"))") }
-                    x = nil; y = nil; began = false; palm = false; lifted = false
-                }
-                for e in write {
-                    switch (e.type, e.code) {
-                    case (EventType.abs, AbsCode.mtSlot): note(e.time); slot = e.value
-                    case (EventType.abs, AbsCode.mtTrackingID): if e.value >= 0 { began = true } else { lifted = true }
-                    case (EventType.abs, AbsCode.mtPositionX): x = e.value
-                    case (EventType.abs, AbsCode.mtPositionY): y = e.value
-                    case (EventType.abs, AbsCode.mtToolType): palm = e.value == MTToolType.palm
-                    case (EventType.syn, SynCode.report): note(e.time)
-                    default: break
-                    }
-                }
-            }
-            sink.writes = []
-            return out
-        }
+    /// `views`: the scene's views as JSON; the panel passes through from `exclusiveSince` on.
+    static func rig(views: String, exclusiveSince: Double = -.infinity) throws -> PipelineRig {
+        let rig = try PipelineRig(#"{"window": {"width": 800, "height": 480}, "views": [\#(views)]}"#, passthrough: true)
+        rig.passThrough(grabbedSince: { exclusiveSince })
+        return rig
     }
 
     @Test("A touch on no view passes in the same frame it arrived, at the panel's own coordinates")
     func plainTouch() throws {
-        let rig = try Rig(views: "")
+        let rig = try Self.rig(views: "")
         rig.down(0, 100, 200); rig.frame(1.0)
         #expect(rig.mirror() == ["@1.0 down 0 (100,200)"])
         rig.move(0, 105, 200); rig.frame(1.01)
         rig.move(0, 105, 200); rig.frame(1.02)          // nothing changed: nothing written
         rig.up(0); rig.frame(1.03)
         #expect(rig.mirror() == ["@1.01 move 0 (105,_)", "@1.03 up 0"])
-        #expect(rig.sink.writes.isEmpty)
+        #expect(rig.memory!.writes.isEmpty)
     }
 
     @Test("C1: a pan that begins cancels its touch on the mirror, which hears nothing more of it")
     func claimedByPan() throws {
-        let rig = try Rig(views: #"{"name": "list", "frame": [0, 0, 800, 480], "recognizers": [{"name": "scroll", "type": "pan"}]}"#)
+        let rig = try Self.rig(views: #"{"name": "list", "frame": [0, 0, 800, 480], "recognizers": [{"name": "scroll", "type": "pan"}]}"#)
         rig.down(0, 100, 100); rig.frame(1.0)
         rig.move(0, 100, 105); rig.frame(1.01)
         rig.move(0, 100, 112); rig.frame(1.02)          // 12 pt: the pan begins
         rig.move(0, 100, 130); rig.frame(1.03)
         rig.up(0); rig.frame(1.04)
         #expect(rig.mirror() == ["@1.0 down 0 (100,100)", "@1.01 move 0 (_,105)", "@1.02 cancel 0"])
-        #expect(rig.lines == ["scroll began", "scroll changed", "scroll ended"])
+        #expect(rig.log == ["scroll began", "scroll changed", "scroll ended"])
     }
 
     @Test("cancelsTouchesInView false: the views, and so the compositor, get the whole touch while the pan runs")
     func notClaimed() throws {
-        let rig = try Rig(views: #"{"name": "map", "frame": [0, 0, 800, 480], "recognizers": [{"name": "drag", "type": "pan", "cancelsTouchesInView": false}]}"#)
+        let rig = try Self.rig(views: #"{"name": "map", "frame": [0, 0, 800, 480], "recognizers": [{"name": "drag", "type": "pan", "cancelsTouchesInView": false}]}"#)
         rig.down(0, 100, 100); rig.frame(1.0)
         rig.move(0, 100, 120); rig.frame(1.01)
         rig.up(0); rig.frame(1.02)
         #expect(rig.mirror() == ["@1.0 down 0 (100,100)", "@1.01 move 0 (_,120)", "@1.02 up 0"])
-        #expect(rig.lines == ["drag began", "drag ended"])
+        #expect(rig.log == ["drag began", "drag ended"])
     }
 
     @Test("C2: with delaysTouchesBegan, an edge swipe never reaches the mirror, and a tap there appears when the edge pan fails, down and up together")
     func delaysBegan() throws {
-        let rig = try Rig(views: #"{"name": "edge", "frame": [0, 0, 100, 480], "recognizers": [{"name": "back", "type": "screenEdgePan", "edges": ["left"], "delaysTouchesBegan": true}]}"#)
+        let rig = try Self.rig(views: #"{"name": "edge", "frame": [0, 0, 100, 480], "recognizers": [{"name": "back", "type": "screenEdgePan", "edges": ["left"], "delaysTouchesBegan": true}]}"#)
         rig.down(0, 4, 200); rig.frame(1.0)
         for i in 1...6 { rig.move(0, Int32(4 + 10 * i), 200); rig.frame(1.0 + Double(i) / 100) }
         rig.up(0); rig.frame(1.1)
         #expect(rig.mirror() == [])
-        #expect(rig.lines.first == "back began")
+        #expect(rig.log.first == "back began")
 
         rig.down(0, 10, 300); rig.frame(2.0)            // within the edge pan's 24 pt: it may still begin
         rig.move(0, 11, 300); rig.frame(2.05)
@@ -170,7 +74,7 @@ struct PassthroughTests {
 
     @Test("C3: a double tap recognizer holds back the lift of a single tap until it fails, 0.35 s later, written at that time")
     func delaysEnded() throws {
-        let rig = try Rig(views: #"{"name": "photo", "frame": [0, 0, 800, 480], "recognizers": [{"name": "zoom", "type": "tap", "numberOfTapsRequired": 2, "cancelsTouchesInView": false}]}"#)
+        let rig = try Self.rig(views: #"{"name": "photo", "frame": [0, 0, 800, 480], "recognizers": [{"name": "zoom", "type": "tap", "numberOfTapsRequired": 2, "cancelsTouchesInView": false}]}"#)
         rig.down(0, 300, 300); rig.frame(1.0)
         rig.up(0); rig.frame(1.05)
         #expect(rig.mirror() == ["@1.0 down 0 (300,300)"])
@@ -180,7 +84,7 @@ struct PassthroughTests {
 
     @Test("T9: a view without multiple touch hears one touch; the second finger on it never reaches the mirror")
     func multipleTouch() throws {
-        let rig = try Rig(views: #"{"name": "button", "frame": [0, 0, 800, 480]}"#)
+        let rig = try Self.rig(views: #"{"name": "button", "frame": [0, 0, 800, 480]}"#)
         rig.down(0, 100, 100); rig.frame(1.0)
         rig.down(1, 300, 100); rig.frame(1.01)
         rig.up(0); rig.up(1); rig.frame(1.02)
@@ -189,7 +93,7 @@ struct PassthroughTests {
 
     @Test("A \"passthrough\": false view and everything in it keep their touches from the mirror")
     func reserved() throws {
-        let rig = try Rig(views: #"{"name": "strip", "frame": [0, 400, 800, 80], "passthrough": false, "subviews": [{"name": "handle", "frame": [10, 10, 50, 50]}]}"#)
+        let rig = try Self.rig(views: #"{"name": "strip", "frame": [0, 400, 800, 80], "passthrough": false, "subviews": [{"name": "handle", "frame": [10, 10, 50, 50]}]}"#)
         rig.down(0, 30, 430); rig.frame(1.0)
         rig.down(1, 300, 450); rig.frame(1.01)
         rig.down(2, 300, 100); rig.frame(1.02)
@@ -199,7 +103,7 @@ struct PassthroughTests {
 
     @Test("SYN_DROPPED: a touch that vanished while events were lost is cancelled on the mirror; one still down goes on")
     func synDropped() throws {
-        let rig = try Rig(views: "")
+        let rig = try Self.rig(views: "")
         rig.down(0, 100, 100); rig.down(1, 300, 100); rig.frame(1.0)
         rig.syn(SynCode.dropped, at: 1.01)
         rig.up(0); rig.move(1, 310, 100); rig.frame(1.02)   // lost with the drop; the resync reads them back
@@ -210,7 +114,7 @@ struct PassthroughTests {
 
     @Test("Touches that began before the grab are the compositor's: never mirrored")
     func beforeTheGrab() throws {
-        let rig = try Rig(views: "", exclusiveSince: 1.5)
+        let rig = try Self.rig(views: "", exclusiveSince: 1.5)
         rig.down(0, 100, 100); rig.frame(1.0)
         rig.down(1, 200, 100); rig.frame(2.0)
         rig.move(0, 110, 100); rig.move(1, 210, 100); rig.frame(2.1)
@@ -220,7 +124,7 @@ struct PassthroughTests {
 
     @Test("A new scene mid-touch (SIGHUP): the touch on the mirror keeps moving and lifts; a claimed one stays claimed; new touches follow the new scene")
     func reload() throws {
-        let rig = try Rig(views: #"{"name": "a", "frame": [0, 0, 400, 480]}, {"name": "b", "frame": [400, 0, 400, 480], "recognizers": [{"name": "grab", "type": "pan"}]}"#)
+        let rig = try Self.rig(views: #"{"name": "a", "frame": [0, 0, 400, 480]}, {"name": "b", "frame": [400, 0, 400, 480], "recognizers": [{"name": "grab", "type": "pan"}]}"#)
         rig.down(0, 100, 100); rig.down(1, 500, 100); rig.frame(1.0)
         rig.move(1, 500, 130); rig.frame(1.01)          // the pan on b claims finger 1
         #expect(rig.mirror() == ["@1.0 down 0 (100,100)", "@1.0 down 1 (500,100)", "@1.01 cancel 1"])
@@ -232,7 +136,7 @@ struct PassthroughTests {
         rig.move(2, 700, 330); rig.frame(1.05)          // the new scene's pan claims the new touch
         rig.up(0); rig.up(1); rig.up(2); rig.frame(1.06)
         #expect(rig.mirror() == ["@1.03 move 0 (_,160)", "@1.04 down 1 (700,300)", "@1.05 cancel 1", "@1.06 up 0"])
-        #expect(rig.lines == ["grab began", "grab cancelled", "swipe began", "swipe ended"])
+        #expect(rig.log == ["grab began", "grab cancelled", "swipe began", "swipe ended"])
     }
 
     @Test("replay --mirror through a transparent scene gives back every fixture's touch lines exactly, and the same bytes twice")

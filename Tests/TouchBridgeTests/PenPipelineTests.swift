@@ -12,108 +12,69 @@ import TouchInput
 /// of the gesture lines, the touch lines and what the view heard.
 @Suite("Pens in the pipeline: palm rejection and barrel buttons")
 struct PenPipelineTests {
-    final class Rig {
-        let scene: Scene
-        let pipeline: Pipeline
-        var log: [String] = []
-        var lines: [JSON] = []
-        private var fingers: [Int: Point] = [:]
-
-        init(palmRejection: Bool = true, extra: String = "") throws {
-            scene = try Scene.parse("""
-                {"window": {"width": 1000, "height": 1000},
-                 "devices": [{"name": "Panel", "palmRejection": \(palmRejection)}, {"name": "Pen"}]\(extra),
-                 "views": [{"name": "page", "frame": [0, 0, 1000, 1000],
-                            "recognizers": [{"name": "scroll", "type": "pan", "allowedTouchTypes": ["direct"]},
-                                            {"name": "ink", "type": "pan", "allowedTouchTypes": ["pencil"]}]}]}
-                """, file: "pens", systemKeyboard: KeyboardNames())
-            pipeline = Pipeline(scene: scene, log: Logger(program: "test", level: .error))
-            pipeline.wantsTouches = true
-            pipeline.onLines = { [unowned self] topic, bytes in
-                for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-                    let json = try! JSONParser.parse(String(line))
-                    lines.append(json)
-                    switch json["event"]?.stringValue {
-                    case "gesture": log.append("\(json["recognizer"]!.stringValue!) \(json["state"]!.stringValue!)")
-                    case "touch": log.append("touch \(json["type"]!.stringValue!) \(json["phase"]!.stringValue!)")
-                    case "pencil": log.append("pencil \(Int(json["button"]!.numberValue!)) \(json["state"]!.stringValue!)")
-                    default: break
-                    }
-                }
+    /// The finger panel (device 0, palm rejection as asked) and the pen (device 1) of one screen; the
+    /// log has the gesture, touch and pencil lines.
+    static func rig(palmRejection: Bool = true, extra: String = "") throws -> PipelineRig {
+        let rig = try PipelineRig("""
+            {"window": {"width": 1000, "height": 1000},
+             "devices": [{"name": "Panel", "palmRejection": \(palmRejection)}, {"name": "Pen"}]\(extra),
+             "views": [{"name": "page", "frame": [0, 0, 1000, 1000],
+                        "recognizers": [{"name": "scroll", "type": "pan", "allowedTouchTypes": ["direct"]},
+                                        {"name": "ink", "type": "pan", "allowedTouchTypes": ["pencil"]}]}]}
+            """, touches: true) { json in
+            switch json["event"]?.stringValue {
+            case "touch": "touch \(json["type"]!.stringValue!) \(json["phase"]!.stringValue!)"
+            case "pencil": "pencil \(Int(json["button"]!.numberValue!)) \(json["state"]!.stringValue!)"
+            default: PipelineRig.gesture(json)
             }
-            var panel = DeviceConfig(), pen = DeviceConfig()
-            panel.palmRejection = palmRejection
-            pen.selector.name = "Pen"
-            pipeline.setDeviceConfig(panel, device: 0)
-            pipeline.setDeviceConfig(pen, device: 1)
-            pipeline.pairPen(1, withFingers: 0)
         }
-
-        func finger(_ id: Int, _ x: Double, _ y: Double, at t: Double) {
-            fingers[id] = Point(x: x, y: y)
-            sendFingers(t)
-        }
-
-        func lift(_ id: Int, at t: Double) {
-            fingers[id] = nil
-            sendFingers(t)
-        }
-
-        private func sendFingers(_ t: Double) {
-            let contacts = fingers.sorted { $0.key < $1.key }.map { Contact(id: $0.key, location: $0.value) }
-            pipeline.handle(DigitizerFrame(device: 0, timestamp: t, contacts: contacts))
-        }
-
-        /// The pen above (x, y), or nil: out of range; `buttons` held.
-        func pen(_ p: (Double, Double)?, at t: Double, buttons: PencilButtons = []) {
-            pipeline.handle(DigitizerFrame(device: 1, timestamp: t, contacts: [],
-                                           hover: p.map { Hover(location: Point(x: $0.0, y: $0.1)) }, pencilButtons: buttons))
-        }
-
-        func take() -> [String] {
-            defer { log = [] }
-            return log
-        }
+        var panel = DeviceConfig(), pen = DeviceConfig()
+        panel.palmRejection = palmRejection
+        pen.selector.name = "Pen"
+        rig.pipeline.setDeviceConfig(panel, device: 0)
+        rig.pipeline.setDeviceConfig(pen, device: 1)
+        rig.pipeline.pairPen(1, withFingers: 0)
+        return rig
     }
 
     @Test("PR2: a finger panning when the pen comes near is cancelled, once: the pan ends cancelled and never begins again while the finger stays")
     func fingerBeforePen() throws {
-        let rig = try Rig()
-        rig.finger(1, 100, 500, at: 1.00)
-        rig.finger(1, 130, 500, at: 1.01)
-        rig.finger(1, 160, 500, at: 1.02)
+        let rig = try Self.rig()
+        rig.touch(1, 100, 500, at: 1.00)
+        rig.touch(1, 130, 500, at: 1.01)
+        rig.touch(1, 160, 500, at: 1.02)
         #expect(rig.take() == ["touch direct began", "scroll began", "touch direct moved", "scroll changed", "touch direct moved"])
         rig.pen((600, 600), at: 1.03)
         #expect(rig.take() == ["scroll cancelled", "touch direct cancelled"])
-        rig.finger(1, 220, 500, at: 1.04)                      // the hand goes on moving: nothing
+        rig.touch(1, 220, 500, at: 1.04)                      // the hand goes on moving: nothing
         rig.pen(nil, at: 1.05)
-        rig.finger(1, 300, 500, at: 1.50)                      // still the same finger, long after: nothing
+        rig.touch(1, 300, 500, at: 1.50)                      // still the same finger, long after: nothing
         rig.lift(1, at: 1.60)
         #expect(rig.take() == [])
     }
 
     @Test("PR3: a finger landing while the pen is in range, or within 90 ms after it left, is never delivered; one after that is")
     func fingersDuringAndAfter() throws {
-        let rig = try Rig()
+        let rig = try Self.rig()
         rig.pen((600, 600), at: 1.00)
-        rig.finger(1, 100, 500, at: 1.01)
-        rig.finger(1, 200, 500, at: 1.02)
+        rig.touch(1, 100, 500, at: 1.01)
+        rig.touch(1, 200, 500, at: 1.02)
         rig.pen(nil, at: 1.03)
-        rig.finger(2, 100, 800, at: 1.08)                      // 50 ms after the pen left: a palm
-        rig.finger(2, 200, 800, at: 1.20)                      // it stays one after the hold-off
+        rig.touch(2, 100, 800, at: 1.08)                      // 50 ms after the pen left: a palm
+        rig.touch(2, 200, 800, at: 1.20)                      // it stays one after the hold-off
         rig.lift(1, at: 1.21)
         rig.lift(2, at: 1.22)
         #expect(rig.take() == [])
-        rig.finger(3, 100, 500, at: 1.30)                      // 270 ms after: a finger again
-        rig.finger(3, 150, 500, at: 1.31)
+        rig.touch(3, 100, 500, at: 1.30)                      // 270 ms after: a finger again
+        rig.touch(3, 150, 500, at: 1.31)
         rig.lift(3, at: 1.32)
         #expect(rig.take() == ["touch direct began", "scroll began", "touch direct moved", "scroll ended", "touch direct ended"])
     }
 
     @Test("PR4: the pen goes on drawing while a palm rests; \"palmRejection\": false leaves fingers alone")
     func penGoesOnAndTheSwitch() throws {
-        let rig = try Rig()
-        rig.finger(1, 100, 900, at: 1.0)
+        let rig = try Self.rig()
+        rig.touch(1, 100, 900, at: 1.0)
         rig.pen((500, 500), at: 1.01)
         _ = rig.take()
         var tip = Contact(id: 1, location: Point(x: 500, y: 500))
@@ -124,16 +85,16 @@ struct PenPipelineTests {
         }
         #expect(rig.take() == ["touch pencil began", "ink began", "touch pencil moved", "ink changed", "touch pencil moved",
                                "ink changed", "touch pencil moved"])
-        let off = try Rig(palmRejection: false)
+        let off = try Self.rig(palmRejection: false)
         off.pen((500, 500), at: 1.0)
-        off.finger(1, 100, 900, at: 1.01)
-        off.finger(1, 140, 900, at: 1.02)
+        off.touch(1, 100, 900, at: 1.01)
+        off.touch(1, 140, 900, at: 1.02)
         #expect(off.take() == ["touch direct began", "scroll began", "touch direct moved"])
     }
 
     @Test("Barrel buttons: a pencil line per button pressed and released, where the pen is; a pencilButtons click acts on press")
     func barrelButtons() throws {
-        let rig = try Rig(extra: #", "pencilButtons": {"1": {"click": "right"}}"#)
+        let rig = try Self.rig(extra: #", "pencilButtons": {"1": {"click": "right"}}"#)
         rig.pipeline.startActions(Actions(devices: nil, log: Logger(program: "test", level: .error))) { _ in }
         rig.pen((300, 400), at: 1.0)
         rig.pen((300, 400), at: 1.1, buttons: .primary)

@@ -147,27 +147,18 @@ package struct Doctor {
     }
 
     package mutating func scene(daemon: Daemon?) {
-        guard let line = daemon?.sceneLine?["scene"] else {
+        guard let o = daemon?.sceneLine.flatMap(SceneLine.Outline.decode) else {
             if daemon != nil { say(.missing, "the scene: the daemon did not send it") }
             return
         }
-        var views = 0, recognizers = 0
-        func walk(_ list: JSON?) {
-            for v in list?.arrayValue ?? [] {
-                views += 1
-                recognizers += v["recognizers"]?.arrayValue?.count ?? 0
-                walk(v["subviews"])
-            }
-        }
-        walk(line["views"])
-        let w = line["window"]?["width"]?.numberValue ?? 0, h = line["window"]?["height"]?.numberValue ?? 0
+        let views = o.viewCount, recognizers = o.recognizers.count, w = o.width, h = o.height
         say(recognizers > 0 ? .ok : .missing, "the scene in use: window \(Int(w))×\(Int(h)) pt, \(counted(views, "view")), \(counted(recognizers, "recognizer"))"
             + (recognizers > 0 ? "" : ": nothing to recognize (touchbridged --scene FILE; touchbridgectl scene default is a start)"))
     }
 
     package mutating func keyboard(daemon: Daemon?) {
         var names = KeyboardNames.system()
-        if let k = daemon?.sceneLine?["scene"]?["keyboard"] {
+        if let k = daemon?.sceneLine?["scene"]?[SceneSchema.keyboard] {
             // The scene line writes the keyboard as a scene file does: read by the same schema.
             var said = KeyboardNames()
             if (try? KeyboardSchema.schema.read(k, "scene.keyboard", ConfigReader(file: "the daemon's scene", lines: [:]), into: &said)) != nil {

@@ -56,9 +56,8 @@ public final class MQTTBridge {
         loop = try EventLoop()
         // Only what is published is read: activity from the daemon's activity lines (every touch line is
         // read only when touches are forwarded), the scene for discovery and the switches.
-        daemon = try DaemonConnection(path: socketPath, topics: ["gestures"]
-                                        + ["devices", "activity", "touches", "recognizers"].filter { config.topics.contains($0) }
-                                        + (config.discoveryPrefix != nil || config.control ? ["scene"] : []), loop: loop)
+        daemon = try DaemonConnection(path: socketPath, topics: (config.topics.union(.gestures)
+                                        .union(config.discoveryPrefix != nil || config.control ? .scene : [])).memberNames, loop: loop)
         broker = try MQTTConnection(config: config, clientID: "touchbridge:" + config.prefix, willTopic: config.prefix + "/status",
                                     loop: loop, log: log)
         broker.onConnected = { [unowned self] in brokerConnected() }
@@ -122,7 +121,7 @@ public final class MQTTBridge {
         switch line.event {
         case .touch: return touch(line)
         case .gesture:
-            guard config.topics.contains("gestures"), let r = line.field("recognizer") else { return }
+            guard config.topics.contains(.gestures), let r = line.field("recognizer") else { return }
             broker.publish(config.prefix + "/gesture/" + MQTTConfig.topicLevel(r), line.array)
             return
         case .activity:
@@ -136,11 +135,11 @@ public final class MQTTBridge {
             if let json = line.json { scene(json) }
         case .wake:
             // A touch on a dark screen (docs/screen-aware.md): Home Assistant may turn the screen on.
-            if config.topics.contains("devices") { broker.publish(config.prefix + "/wake", line.array) }
+            if config.topics.contains(.devices) { broker.publish(config.prefix + "/wake", line.array) }
         case .pencil:
-            if config.topics.contains("gestures") { broker.publish(config.prefix + "/pencil", line.array) }
+            if config.topics.contains(.gestures) { broker.publish(config.prefix + "/pencil", line.array) }
         case .recognizer:
-            if config.topics.contains("recognizers") { broker.publish(config.prefix + "/recognizers", line.array) }
+            if config.topics.contains(.recognizers) { broker.publish(config.prefix + "/recognizers", line.array) }
         default:
             break
         }
@@ -151,7 +150,7 @@ public final class MQTTBridge {
     /// Touch lines, with the `touches` topic: one message per frame at most (its first line: a rate
     /// limit, not a record).
     private func touch(_ line: DaemonLine) {
-        if config.topics.contains("touches"), let t = line.field("time"), t != lastTouchFrame {
+        if config.topics.contains(.touches), let t = line.field("time"), t != lastTouchFrame {
             lastTouchFrame = t
             broker.publish(config.prefix + "/touches", line.array, qos: 0)
         }
@@ -183,7 +182,7 @@ public final class MQTTBridge {
         guard let index = json["device"]?.intValue, let action = json["action"]?.stringValue else { return }
         devices.removeAll { $0.index == index }
         if action != "removed" { devices.append((index, json)) }
-        if config.topics.contains("devices") { publishDevices() }
+        if config.topics.contains(.devices) { publishDevices() }
     }
 
     private func publishDevices() {
@@ -195,18 +194,9 @@ public final class MQTTBridge {
     }
 
     private func scene(_ json: JSON) {
-        var found: [SceneRecognizer] = []
-        func walk(_ views: JSON?) {
-            for v in views?.arrayValue ?? [] {
-                for r in v["recognizers"]?.arrayValue ?? [] {
-                    guard let n = r["name"]?.stringValue else { continue }
-                    let discrete = RecognizerSchema.discreteTypeNames.contains(r["type"]?.stringValue ?? "")
-                    found.append(SceneRecognizer(name: n, enabled: r["enabled"]?.boolValue ?? true, discrete: discrete))
-                }
-                walk(v["subviews"])
-            }
+        let found = (SceneLine.Outline.decode(json)?.recognizers ?? []).map {
+            SceneRecognizer(name: $0.name, enabled: $0.enabled, discrete: RecognizerSchema.discreteTypeNames.contains($0.type))
         }
-        walk(json["scene"]?["views"])
         recognizers = found
         if config.control {
             for r in found { broker.publish(config.prefix + "/recognizer/" + MQTTConfig.topicLevel(r.name), Array((r.enabled ? "ON" : "OFF").utf8), retain: true) }
@@ -218,7 +208,7 @@ public final class MQTTBridge {
 
     private func brokerConnected() {
         broker.publish(statusTopic, Array((daemonIsConnected ? "online" : "offline").utf8), retain: true, qos: 1)
-        if config.topics.contains("devices") && daemonIsConnected { publishDevices() }
+        if config.topics.contains(.devices) && daemonIsConnected { publishDevices() }
         if lastTouch != nil { publishActivity() }
         if config.control { broker.subscribe(commandTopic) }
         announced = []                                  // the broker may have lost them: all again
@@ -368,11 +358,11 @@ public final class MQTTBridge {
                 now["\(disc)/switch/\(nodeID)/\(Self.objectID(name))/config"] = s.bytes
             }
         }
-        if config.topics.contains("devices") {
+        if config.topics.contains(.devices) {
             now["\(disc)/device_automation/\(nodeID)/wake/config"] =
                 deviceTrigger(topic: config.prefix + "/wake", type: "wake", subtype: "display")
         }
-        if config.topics.contains("activity") {
+        if config.topics.contains(.activity) {
             now["\(disc)/sensor/\(nodeID)/last_touch/config"] = activityEntity("Last touch", id: "last_touch",
                 template: "{{ value_json.lastTouch }}", deviceClass: "timestamp")
             now["\(disc)/binary_sensor/\(nodeID)/touching/config"] = activityEntity("Touching", id: "touching",

@@ -27,7 +27,7 @@ public struct MQTTConfig: Equatable, Sendable {
     public var prefix: String
     public var qos = 1
     /// The socket's topics forwarded: gestures, devices and activity by default; touches, rate-limited.
-    public var topics: Set<String> = ["gestures", "devices", "activity"]
+    public var topics: Topics = [.gestures, .devices, .activity]
     /// Home Assistant discovery's prefix; nil: no discovery.
     public var discoveryPrefix: String?
     /// Commands on `<prefix>/command` are passed to the daemon: `set` only (what Home Assistant's
@@ -42,10 +42,63 @@ public struct MQTTConfig: Equatable, Sendable {
     public var protocolVersion = 5
 
     public static let defaultPath = "/etc/touchbridge/mqtt.json"
-    package static let keys = ["broker", "cafile", "certfile", "keyfile", "username", "passwordFile", "prefix", "qos",
-                       "topics", "homeassistant", "control", "allowScenes", "queue", "protocol"]
+    /// The file's keys, each read once from here (ConfigSchema); the checks between keys follow in `parse`.
+    package static let schema = ConfigSchema<MQTTConfig>(keys: [
+        ConfigKey("broker", read: { c, v, k, r in try c.readBroker(try r.string(v, k), r) }, write: nil),
+        .optionalString("cafile", \.cafile),
+        .optionalString("certfile", \.certfile),
+        .optionalString("keyfile", \.keyfile),
+        .optionalString("username", \.username),
+        .optionalString("passwordFile", \.passwordFile),
+        ConfigKey("prefix", read: { c, v, k, r in
+            let p = try r.string(v, k)
+            guard !p.isEmpty, !p.contains("+"), !p.contains("#"), !p.hasSuffix("/"), !p.hasPrefix("/") else {
+                throw r.error(k, "must be a topic without wildcards (+, #) or a leading or trailing /, such as \"touchbridge/kiosk-3\"")
+            }
+            c.prefix = p
+        }, write: nil),
+        ConfigKey("qos", read: { c, v, k, r in
+            c.qos = try r.integer(v, k, min: 0)
+            guard c.qos <= 1 else { throw r.error(k, "must be 0 or 1, found \(c.qos)") }
+        }, write: nil),
+        ConfigKey("topics", read: { c, v, k, r in
+            var set: Topics = []
+            for (i, name) in try r.strings(v, k).enumerated() {
+                guard let topic = Topics(name: name), forwardable.contains(topic) else {
+                    let hint = DidYouMean.hint(name, in: topicNames)
+                    throw r.error("\(k)[\(i)]", "unknown topic \"\(name)\"\(hint); one of \(topicNames.joined(separator: ", "))")
+                }
+                set.insert(topic)
+            }
+            c.topics = set
+        }, write: nil),
+        ConfigKey("homeassistant", read: { c, v, k, r in
+            if let b = v.boolValue {
+                c.discoveryPrefix = b ? defaultDiscoveryPrefix : nil
+            } else {
+                var prefix = defaultDiscoveryPrefix
+                try discovery.read(v, k, r, into: &prefix)
+                c.discoveryPrefix = prefix
+            }
+        }, write: nil),
+        .bool("control", \.control),
+        .bool("allowScenes", \.allowScenes),
+        ConfigKey("queue", read: { c, v, k, r in c.queueLimit = try r.integer(v, k, min: 1) }, write: nil),
+        ConfigKey("protocol", read: { c, v, k, r in
+            let p = try r.string(v, k)
+            guard let n = ["3.1.1": 4, "5": 5][p] else { throw r.error(k, "must be \"3.1.1\" or \"5\", found \"\(p)\"") }
+            c.protocolVersion = n
+        }, write: nil),
+    ])
+    package static var keys: [String] { schema.names }
+    /// `"homeassistant": {"prefix": "…"}`: discovery under another prefix than Home Assistant's default.
+    static let discovery = ConfigSchema<String>(keys: [
+        ConfigKey("prefix", read: { prefix, v, k, r in prefix = try r.string(v, k) }, write: nil),
+    ])
+    package static let defaultDiscoveryPrefix = "homeassistant"
     /// The daemon's topics (`Topics.names`) a bridge forwards.
-    package static let topicNames = ["gestures", "devices", "activity", "touches", "recognizers"]
+    package static let forwardable: Topics = [.gestures, .devices, .activity, .touches, .recognizers]
+    package static var topicNames: [String] { forwardable.memberNames }
 
     public init(hostname: String = MQTTConfig.hostname()) {
         prefix = "touchbridge/\(hostname)"
@@ -83,49 +136,7 @@ public struct MQTTConfig: Equatable, Sendable {
         let r = ConfigReader(file: file, lines: parser.lines)
         var c = MQTTConfig(hostname: hostname)
         c.file = file
-        for (k, v) in try r.object(json, "", allowed: keys) {
-            switch k {
-            case "broker": try c.readBroker(try r.string(v, k), r)
-            case "cafile": c.cafile = try r.string(v, k)
-            case "certfile": c.certfile = try r.string(v, k)
-            case "keyfile": c.keyfile = try r.string(v, k)
-            case "username": c.username = try r.string(v, k)
-            case "passwordFile": c.passwordFile = try r.string(v, k)
-            case "prefix":
-                let p = try r.string(v, k)
-                guard !p.isEmpty, !p.contains("+"), !p.contains("#"), !p.hasSuffix("/"), !p.hasPrefix("/") else {
-                    throw r.error(k, "must be a topic without wildcards (+, #) or a leading or trailing /, such as \"touchbridge/kiosk-3\"")
-                }
-                c.prefix = p
-            case "qos":
-                c.qos = try r.integer(v, k, min: 0)
-                guard c.qos <= 1 else { throw r.error(k, "must be 0 or 1, found \(c.qos)") }
-            case "topics":
-                var set: Set<String> = []
-                for (i, name) in try r.strings(v, k).enumerated() {
-                    guard topicNames.contains(name) else {
-                        let hint = DidYouMean.hint(name, in: topicNames)
-                        throw r.error("\(k)[\(i)]", "unknown topic \"\(name)\"\(hint); one of \(topicNames.joined(separator: ", "))")
-                    }
-                    set.insert(name)
-                }
-                c.topics = set
-            case "homeassistant":
-                if let b = v.boolValue {
-                    c.discoveryPrefix = b ? "homeassistant" : nil
-                } else {
-                    let members = try r.object(v, k, allowed: ["prefix"])
-                    c.discoveryPrefix = try members.first.map { try r.string($0.1, "\(k).prefix") } ?? "homeassistant"
-                }
-            case "control": c.control = try r.bool(v, k)
-            case "allowScenes": c.allowScenes = try r.bool(v, k)
-            case "queue": c.queueLimit = try r.integer(v, k, min: 1)
-            default:
-                let p = try r.string(v, k)
-                guard let n = ["3.1.1": 4, "5": 5][p] else { throw r.error(k, "must be \"3.1.1\" or \"5\", found \"\(p)\"") }
-                c.protocolVersion = n
-            }
-        }
+        try schema.read(json, "", r, into: &c)
         if c.certfile != nil && c.keyfile == nil || c.keyfile != nil && c.certfile == nil {
             throw r.error("", "certfile and keyfile go together (a client certificate and its key)")
         }
@@ -199,7 +210,7 @@ public struct MQTTConfig: Equatable, Sendable {
     /// What the log may say about the configuration: never the password.
     public var summary: String {
         "\(scheme.rawValue)://\(host):\(port) as \(username ?? "anonymous"), prefix \"\(prefix)\", QoS \(qos), "
-            + "MQTT \(protocolVersion == 5 ? "5" : "3.1.1"), topics \(topics.sorted().joined(separator: ", "))"
+            + "MQTT \(protocolVersion == 5 ? "5" : "3.1.1"), topics \(topics.memberNames.sorted().joined(separator: ", "))"
             + (discoveryPrefix.map { ", Home Assistant discovery under \"\($0)\"" } ?? "")
             + (control ? (allowScenes ? ", control on (set, and scenes without actions)" : ", control on (set only)") : "")
     }

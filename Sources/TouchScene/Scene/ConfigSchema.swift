@@ -3,7 +3,8 @@ import TouchInput
 import TouchProtocol
 import TouchSystem
 
-/// One key of a configuration object (a scene's device entry, its keyboard): how its value is read
+/// One key of a configuration object (a scene's device entry, its keyboard, an action's options, the
+/// MQTT bridge's file): how its value is read
 /// onto the value the object describes (checked, with an error naming the JSON path) and how it is
 /// written back (the scene line). As `RecognizerProperty` is for recognizers: the allowed keys, the
 /// reader, the writer and the did-you-mean all come from one table, so a key is written once.
@@ -11,11 +12,12 @@ package struct ConfigKey<Value>: Sendable {
     package let key: String
     /// Reads the value at `path` onto the object.
     package let read: @Sendable (inout Value, JSON, String, ConfigReader) throws -> Void
-    /// Writes `"key": value`, or nothing where a file would leave the key out.
-    package let write: @Sendable (Value, inout JSONWriter) -> Void
+    /// Writes `"key": value`, or nothing where a file would leave the key out; nil for a configuration
+    /// only read (nothing writes an MQTT bridge's file back).
+    package let write: (@Sendable (Value, inout JSONWriter) -> Void)?
 
     package init(_ key: String, read: @escaping @Sendable (inout Value, JSON, String, ConfigReader) throws -> Void,
-                 write: @escaping @Sendable (Value, inout JSONWriter) -> Void) {
+                 write: (@Sendable (Value, inout JSONWriter) -> Void)?) {
         self.key = key
         self.read = read
         self.write = write
@@ -71,6 +73,11 @@ package struct ConfigKey<Value>: Sendable {
 package struct ConfigSchema<Value>: Sendable {
     package let keys: [ConfigKey<Value>]
 
+    package init(keys: [ConfigKey<Value>]) {
+        assert(Set(keys.map(\.key)).count == keys.count, "a key twice in one schema")
+        self.keys = keys
+    }
+
     package var names: [String] { keys.map(\.key) }
 
     /// Reads `json` (an object of these keys only) onto `value`.
@@ -84,7 +91,7 @@ package struct ConfigSchema<Value>: Sendable {
     /// Writes `value` as an object of these keys.
     package func write(_ value: Value, _ w: inout JSONWriter) {
         w.beginObject()
-        for k in keys { k.write(value, &w) }
+        for k in keys { k.write?(value, &w) }
         w.endObject()
     }
 }

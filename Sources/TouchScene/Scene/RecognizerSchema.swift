@@ -113,7 +113,7 @@ package struct RecognizerSchema: Sendable {
 
     /// Every recognizer's own properties (UIGestureRecognizer's), in the order they are written.
     package static let common: [RecognizerProperty] = [
-        .bool("enabled", \GestureRecognizer.isEnabled),
+        .bool(enabledKey, \GestureRecognizer.isEnabled),
         .bool("cancelsTouchesInView", \GestureRecognizer.cancelsTouchesInView),
         .bool("delaysTouchesBegan", \GestureRecognizer.delaysTouchesBegan),
         .bool("delaysTouchesEnded", \GestureRecognizer.delaysTouchesEnded),
@@ -123,7 +123,7 @@ package struct RecognizerSchema: Sendable {
     /// Keys the scene builder reads itself: the name, the type, and the links between recognizers.
     package static let nameKey = "name", typeKey = "type", requireToFailKey = "requireToFail", simultaneousKey = "simultaneousWith"
     /// What the recognizer does on the desktop (Action, README "Actions").
-    package static let actionKey = "action"
+    package static let actionKey = "action", enabledKey = "enabled"
 
     package static let all: [RecognizerSchema] = [
         RecognizerSchema(kind: .tap, make: TapGestureRecognizer.init, properties: [

@@ -104,3 +104,39 @@ extension Scene.ViewWriting {
         w.endObject()
     }
 }
+
+extension SceneLine {
+    /// What a client reads of a scene line: the window's size and every view and recognizer in tree
+    /// order (the client scenes' included), by the names the scene's tables write them with.
+    package struct Outline {
+        package struct Recognizer {
+            package var name: String
+            package var type: String
+            package var enabled: Bool
+        }
+        package var width = 0.0, height = 0.0
+        package var viewCount = 0
+        package var recognizers: [Recognizer] = []
+
+        /// `line`: `{"event":"scene","scene":{…}}`; nil without its `scene`.
+        package static func decode(_ line: JSON) -> Outline? {
+            guard let scene = line["scene"] else { return nil }
+            var o = Outline()
+            o.width = scene[SceneSchema.window]?[SceneSchema.width]?.numberValue ?? 0
+            o.height = scene[SceneSchema.window]?[SceneSchema.height]?.numberValue ?? 0
+            func walk(_ views: JSON?) {
+                for v in views?.arrayValue ?? [] {
+                    o.viewCount += 1
+                    for r in v[ViewSchema.recognizersKey]?.arrayValue ?? [] {
+                        guard let n = r[RecognizerSchema.nameKey]?.stringValue, !n.isEmpty else { continue }
+                        o.recognizers.append(Recognizer(name: n, type: r[RecognizerSchema.typeKey]?.stringValue ?? "",
+                                                        enabled: r[RecognizerSchema.enabledKey]?.boolValue ?? true))
+                    }
+                    walk(v[ViewSchema.subviewsKey])
+                }
+            }
+            walk(scene[SceneSchema.views])
+            return o
+        }
+    }
+}

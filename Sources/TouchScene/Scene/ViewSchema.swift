@@ -49,6 +49,8 @@ extension Scene {
 
 /// The keys of a view, in the order the scene line writes them.
 package enum ViewSchema {
+    package static let recognizersKey = "recognizers", subviewsKey = "subviews"
+
     package static let keys: [ViewKey] = [
         ViewKey("name", missing: "missing \"name\"", read: { b, v, json, p in
             let name = try b.reader.string(json, p)
@@ -123,7 +125,7 @@ package enum ViewSchema {
                 w.key(string: "passthrough"); w.bool(false)
             }
         }),
-        ViewKey("recognizers", read: { b, v, json, p in
+        ViewKey(recognizersKey, read: { b, v, json, p in
             guard let list = json.arrayValue else { throw b.reader.error(p, "must be an array of recognizers") }
             for (i, rec) in list.enumerated() {
                 do { v.addGestureRecognizer(try b.recognizer(rec, "\(p)[\(i)]")) } catch {
@@ -133,12 +135,12 @@ package enum ViewSchema {
             }
         }, write: { c, v, w in
             guard !v.gestureRecognizers.isEmpty else { return }
-            w.key(string: "recognizers")
+            w.key(string: recognizersKey)
             w.beginArray()
             for r in v.gestureRecognizers { c.recognizer(r, &w) }
             w.endArray()
         }),
-        ViewKey("subviews", read: { b, v, json, p in
+        ViewKey(subviewsKey, read: { b, v, json, p in
             guard let list = json.arrayValue else { throw b.reader.error(p, "must be an array of views") }
             for (i, sub) in list.enumerated() {
                 do { v.addSubview(try b.view(sub, "\(p)[\(i)]")) } catch { try b.note(error) }
@@ -147,7 +149,7 @@ package enum ViewSchema {
             guard !v.subviews.isEmpty else { return }
             var inner = c
             inner.clientScene = nil
-            w.key(string: "subviews")
+            w.key(string: subviewsKey)
             w.beginArray()
             for s in v.subviews { inner.view(s, &w) }
             w.endArray()
