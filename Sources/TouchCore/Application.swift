@@ -232,12 +232,7 @@ public final class Application: Responder {
                 touch.phase = .stationary
                 touch.previousScreenLocation = touch.screenLocation
             }
-            touch.currentRecord = c.record
-            touch.majorRadius = c.majorRadius
-            touch.majorRadiusTolerance = c.majorRadiusTolerance
-            touch.force = c.force
-            touch.maximumPossibleForce = c.maximumPossibleForce
-            touch.pose = c.pose
+            touch.takeMeasures(of: c)
         }
         // New contacts: began. The list's storage is kept between frames, taken when a first contact is
         // new and given back empty below: a finger landing allocates its Touch and nothing else here,

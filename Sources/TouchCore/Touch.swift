@@ -50,18 +50,18 @@ public final class Touch: Hashable, CustomStringConvertible {
     /// The recognizers receiving this touch (T4, P1–P2): fixed at began, less those that ignore it.
     public internal(set) var gestureRecognizers: [GestureRecognizer] = []
     /// Points; accurate to ± `majorRadiusTolerance` (T8).
-    public internal(set) var majorRadius: Double
-    public internal(set) var majorRadiusTolerance: Double
+    public internal(set) var majorRadius = 0.0
+    public internal(set) var majorRadiusTolerance = 0.0
     /// 1.0 is an average touch; 0 when the device has no pressure sensor (T8).
-    public internal(set) var force: Double
-    public internal(set) var maximumPossibleForce: Double
+    public internal(set) var force = 0.0
+    public internal(set) var maximumPossibleForce = 0.0
     public let type: TouchType
     /// A pencil's tilt and end, as of the latest frame (T11); `.upright` for a finger.
-    public internal(set) var pose: PencilPose
+    public internal(set) var pose = PencilPose.upright
     /// The digitizer's record of the contact as of the location `location(in:)` reports: the latest
     /// frame's, or while a withheld touchesBegan is delivered late (C2), the one it began with.
     public var record: DigitizerRecord { replay?.record ?? currentRecord }
-    var currentRecord: DigitizerRecord
+    var currentRecord = DigitizerRecord()
 
     /// The digitizer the touch comes from (`DigitizerFrame.device`).
     public let device: Int
@@ -105,13 +105,20 @@ public final class Touch: Hashable, CustomStringConvertible {
         self.previousScreenLocation = contact.location
         self.startScreenLocation = contact.location
         self.startTimestamp = timestamp
-        self.majorRadius = contact.majorRadius
-        self.majorRadiusTolerance = contact.majorRadiusTolerance
-        self.force = contact.force
-        self.maximumPossibleForce = contact.maximumPossibleForce
         self.type = contact.type
-        self.currentRecord = contact.record
-        self.pose = contact.pose
+        takeMeasures(of: contact)
+    }
+
+    /// What the digitizer measured of the contact in this frame, taken as it is: the record it came in,
+    /// its radius and force, and a pencil's pose. (Its location is the caller's: a non-finite one is
+    /// kept out.)
+    final func takeMeasures(of contact: Contact) {
+        currentRecord = contact.record
+        majorRadius = contact.majorRadius
+        majorRadiusTolerance = contact.majorRadiusTolerance
+        force = contact.force
+        maximumPossibleForce = contact.maximumPossibleForce
+        pose = contact.pose
     }
 
     // MARK: A pencil's angles (T11)

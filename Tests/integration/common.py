@@ -88,6 +88,13 @@ class TestCase(unittest.TestCase):
         self.addCleanup(shutil.rmtree, d, True)
         return d
 
+    def json_file(self, directory, name, value):
+        """`value` written as JSON to DIRECTORY/NAME (a bindings file, a configuration); its path."""
+        path = os.path.join(directory, name)
+        with open(path, "w") as f:
+            json.dump(value, f)
+        return path
+
     def daemon(self, *args, env=None):
         """A daemon on a private socket, stopped after the test."""
         d = Daemon(*args, env=env)

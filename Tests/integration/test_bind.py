@@ -14,11 +14,9 @@ class BindTests(TestCase):
     def test_bind_runs_commands_without_a_shell_and_logs_failures_as_they_happen(self):
         tmp = self.tempdir()
         marker = os.path.join(tmp, "ran")
-        bindings = os.path.join(tmp, "bind.json")
-        with open(bindings, "w") as f:
-            json.dump({"twoFingerTap": ["/bin/sh", "-c", 'printf "%s %s" "$TOUCHBRIDGE_RECOGNIZER" "$TOUCHBRIDGE_STATE" > ' + marker],
-                       "twoFingerTap:recognized": ["/bin/false"],
-                       "pan:began": ["/nonexistent/program"]}, f)
+        bindings = self.json_file(tmp, "bind.json", {"twoFingerTap": ["/bin/sh", "-c", 'printf "%s %s" "$TOUCHBRIDGE_RECOGNIZER" "$TOUCHBRIDGE_STATE" > ' + marker],
+                                                     "twoFingerTap:recognized": ["/bin/false"],
+                                                     "pan:began": ["/nonexistent/program"]})
         d = Daemon("--no-devices", "--replay", TWO_FINGER_TAP, "--replay-delay", "1")
         err_path = os.path.join(tmp, "bind.err")
         # --allow-missing: the program that does not exist is said at start, and its failure as it happens.
@@ -46,9 +44,7 @@ class BindTests(TestCase):
 
     def test_bind_refuses_a_program_that_is_not_installed_before_any_gesture(self):
         tmp = self.tempdir()
-        bindings = os.path.join(tmp, "bind.json")
-        with open(bindings, "w") as f:
-            json.dump({"doubleTap": ["notify-send-not-installed", "x"], "tap": ["true"]}, f)
+        bindings = self.json_file(tmp, "bind.json", {"doubleTap": ["notify-send-not-installed", "x"], "tap": ["true"]})
         out = ctl("bind", bindings, "--socket", os.path.join(tmp, "none.sock"))
         self.assertEqual(out.returncode, 1)
         self.assertIn(bindings + ': not on the PATH: "notify-send-not-installed" (for doubleTap)', out.stderr)
@@ -77,9 +73,7 @@ class BindTests(TestCase):
     def test_bind_connects_again_when_the_daemon_restarts(self):
         tmp = self.tempdir()
         marker = os.path.join(tmp, "taps")
-        bindings = os.path.join(tmp, "bind.json")
-        with open(bindings, "w") as f:
-            json.dump({"twoFingerTap": ["/bin/sh", "-c", "echo tap >> " + marker]}, f)
+        bindings = self.json_file(tmp, "bind.json", {"twoFingerTap": ["/bin/sh", "-c", "echo tap >> " + marker]})
         d = Daemon("--no-devices")
         sock = d.socket
         err_path = os.path.join(tmp, "bind.err")
@@ -112,9 +106,7 @@ class BindTests(TestCase):
 
     def test_bind_with_the_scene_refuses_a_recognizer_it_does_not_have(self):
         tmp = self.tempdir()
-        bindings = os.path.join(tmp, "bind.json")
-        with open(bindings, "w") as f:
-            json.dump({"dubleTap": ["true"]}, f)
+        bindings = self.json_file(tmp, "bind.json", {"dubleTap": ["true"]})
         scene = os.path.join(tmp, "scene.json")
         with open(scene, "w") as f:
             f.write(subprocess.run([CTL, "scene", "default"], capture_output=True, text=True, check=True).stdout)
@@ -125,9 +117,7 @@ class BindTests(TestCase):
 
     def test_bind_logs_the_names_the_served_scene_lacks(self):
         tmp = self.tempdir()
-        bindings = os.path.join(tmp, "bind.json")
-        with open(bindings, "w") as f:
-            json.dump({"dubleTap": ["true"], "tap": ["true"]}, f)
+        bindings = self.json_file(tmp, "bind.json", {"dubleTap": ["true"], "tap": ["true"]})
         d = self.daemon("--no-devices")
         log = open(os.path.join(tmp, "bind.log"), "w+")
         agent = subprocess.Popen([CTL, "bind", bindings, "--socket", d.socket], stdout=log, stderr=subprocess.STDOUT)

@@ -109,10 +109,8 @@ class PenTests(TestCase):
         self.assertEqual(pencil, [(1, "pressed", 0.2), (1, "released", 0.3), (2, "pressed", 0.4), (2, "released", 0.5)])
         tmp = self.tempdir()
         marker = os.path.join(tmp, "pressed")
-        bindings = os.path.join(tmp, "bind.json")
-        with open(bindings, "w") as f:
-            json.dump({"pencil1": ["/bin/sh", "-c", 'printf "%s %s" "$TOUCHBRIDGE_RECOGNIZER" "$TOUCHBRIDGE_STATE" >> ' + marker],
-                       "pencil2:released": ["/bin/sh", "-c", 'printf " %s %s" "$TOUCHBRIDGE_RECOGNIZER" "$TOUCHBRIDGE_STATE" >> ' + marker]}, f)
+        bindings = self.json_file(tmp, "bind.json", {"pencil1": ["/bin/sh", "-c", 'printf "%s %s" "$TOUCHBRIDGE_RECOGNIZER" "$TOUCHBRIDGE_STATE" >> ' + marker],
+                                                     "pencil2:released": ["/bin/sh", "-c", 'printf " %s %s" "$TOUCHBRIDGE_RECOGNIZER" "$TOUCHBRIDGE_STATE" >> ' + marker]})
         d = self.daemon("--no-devices", "--replay", rec, "--replay-delay", "2.5")   # bind connects first
         b = subprocess.Popen([CTL, "bind", bindings, "--socket", d.socket], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:

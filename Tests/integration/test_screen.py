@@ -66,9 +66,7 @@ class ScreenTests(TestCase):
     def test_bind_runs_the_wake_binding(self):
         tmp = self.tempdir()
         marker = os.path.join(tmp, "woke")
-        bindings = os.path.join(tmp, "bind.json")
-        with open(bindings, "w") as f:
-            json.dump({"wake": ["/bin/sh", "-c", 'printf "%s %s" "$TOUCHBRIDGE_X" "$TOUCHBRIDGE_STATE" > ' + marker]}, f)
+        bindings = self.json_file(tmp, "bind.json", {"wake": ["/bin/sh", "-c", 'printf "%s %s" "$TOUCHBRIDGE_X" "$TOUCHBRIDGE_STATE" > ' + marker]})
         d = self.daemon("--no-devices", "--replay", TWO_FINGER_TAP, "--replay-delay", "1.5")
         b = subprocess.Popen([CTL, "bind", bindings, "--socket", d.socket], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
