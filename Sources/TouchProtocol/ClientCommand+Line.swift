@@ -43,8 +43,8 @@ extension ClientCommand {
             w.endObject()
         case .scene(let name, let views):
             w.key("scene"); w.beginObject()
-            w.key("name"); w.string(name)
-            w.key("views"); w.beginArray()
+            w.key(string: ClientCommand.sceneNameKey); w.string(name)
+            w.key(string: ClientCommand.sceneViewsKey); w.beginArray()
             for v in views { w.value(v) }
             w.endArray()
             w.endObject()

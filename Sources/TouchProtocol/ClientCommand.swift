@@ -242,18 +242,21 @@ public enum ClientCommand: Equatable, Sendable {
         throw Refusal(message: "set: give \"recognizers\" and \"enabled\", \"device\" and what to change (\"rotation\", \"flipX\", \"flipY\", \"calibration\"), or \"display\"")
     }
 
+    /// A client scene's two keys (the `scene` command's, and a `scene push` file's).
+    package static let sceneNameKey = "name", sceneViewsKey = "views"
+
     private static func scene(_ value: JSON) throws(Refusal) -> ClientCommand {
         guard let members = value.objectValue else {
             throw Refusal(message: "scene: must be an object: {\"name\": \"kiosk\", \"views\": [...]}")
         }
-        for (k, _) in members where k != "name" && k != "views" {
+        for (k, _) in members where k != sceneNameKey && k != sceneViewsKey {
             throw Refusal(message: "scene.\(k): unknown key; a client scene has \"name\" and \"views\"")
         }
-        guard let nameJSON = value["name"] else { throw Refusal(message: "scene: missing \"name\"") }
+        guard let nameJSON = value[sceneNameKey] else { throw Refusal(message: "scene: missing \"name\"") }
         guard let name = nameJSON.stringValue, !name.isEmpty, !name.contains("/") else {
             throw Refusal(message: "scene.name: must be a non-empty string without \"/\" (it prefixes the scene's names: \"name/view\")")
         }
-        guard let viewsJSON = value["views"] else { throw Refusal(message: "scene: missing \"views\" ([] removes the scene)") }
+        guard let viewsJSON = value[sceneViewsKey] else { throw Refusal(message: "scene: missing \"views\" ([] removes the scene)") }
         guard let views = viewsJSON.arrayValue else { throw Refusal(message: "scene.views: must be an array of views") }
         return .scene(name: name, views: views)
     }

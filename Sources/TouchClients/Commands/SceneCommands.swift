@@ -108,17 +108,18 @@ package enum ClientSceneFile {
             throw ConfigError(file: file, line: e.line, path: "", message: "column \(e.column): \(e.message)")
         }
         guard let members = json.objectValue else { throw ConfigError(file: file, line: nil, path: "", message: "must be an object with \"views\"") }
-        let extra = members.map(\.0).filter { $0 != "views" && $0 != "name" }
+        let extra = members.map(\.0).filter { $0 != ClientCommand.sceneViewsKey && $0 != ClientCommand.sceneNameKey }
         if !extra.isEmpty {
             let keys = extra.map { "\"\($0)\"" }.joined(separator: ", ")
             throw ConfigError(file: file, line: nil, path: "", message: "a client scene has only \"views\" (and a \"name\"): drop \(keys); "
                              + "the daemon's scene file chooses the window and the devices (this looks like a scene file: give it to touchbridged --scene)")
         }
-        guard let views = json["views"], views.arrayValue != nil else { throw ConfigError(file: file, line: nil, path: "", message: "missing \"views\": [...]") }
-        if let n = json["name"], n.stringValue == nil {
-            throw ConfigError(file: file, line: parser.lines["name"], path: "name", message: "must be a string")
+        guard let views = json[ClientCommand.sceneViewsKey], views.arrayValue != nil else { throw ConfigError(file: file, line: nil, path: "", message: "missing \"views\": [...]") }
+        let nameKey = ClientCommand.sceneNameKey
+        if let n = json[nameKey], n.stringValue == nil {
+            throw ConfigError(file: file, line: parser.lines[nameKey], path: nameKey, message: "must be a string")
         }
-        return (json["name"]?.stringValue, views, parser.lines)
+        return (json[nameKey]?.stringValue, views, parser.lines)
     }
 
     /// Builds the views as the daemon would (in the US layout for keys: the daemon uses its scene's);
