@@ -260,13 +260,14 @@ public final class MQTTBridge {
 
     /// The first recognizer with an `action` in a client scene's views (subviews included): its view's
     /// and its own name (or their places, when unnamed).
-    public static func firstAction(in views: [JSON], path: String = "views") -> (view: String, recognizer: String)? {
+    package static func firstAction(in views: [JSON], path: String = SceneSchema.views) -> (view: String, recognizer: String)? {
+        let recognizers = ViewSchema.recognizersKey, subviews = ViewSchema.subviewsKey, name = RecognizerSchema.nameKey
         for (i, v) in views.enumerated() {
-            let viewName = v["name"]?.stringValue ?? "\(path)[\(i)]"
-            for (j, r) in (v["recognizers"]?.arrayValue ?? []).enumerated() where r[RecognizerSchema.actionKey] != nil {
-                return (viewName, r["name"]?.stringValue ?? "recognizers[\(j)]")
+            let viewName = v[name]?.stringValue ?? "\(path)[\(i)]"
+            for (j, r) in (v[recognizers]?.arrayValue ?? []).enumerated() where r[RecognizerSchema.actionKey] != nil {
+                return (viewName, r[name]?.stringValue ?? "\(recognizers)[\(j)]")
             }
-            if let found = firstAction(in: v["subviews"]?.arrayValue ?? [], path: "\(path)[\(i)].subviews") { return found }
+            if let found = firstAction(in: v[subviews]?.arrayValue ?? [], path: "\(path)[\(i)].\(subviews)") { return found }
         }
         return nil
     }
