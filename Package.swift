@@ -62,7 +62,9 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // MQTT for `touchbridgectl mqtt` (docs/mqtt.md).
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
-        .target(name: "TouchClients", dependencies: ["TouchCore", "TouchSystem", "TouchInput", "TouchProtocol", "TouchScene", "VisualizerPage", "CLinux", "CSystemd", "CMosquitto"],
+        // OSC for `touchbridgectl tuio` (docs/tuio.md).
+        .systemLibrary(name: "CLiblo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
+        .target(name: "TouchClients", dependencies: ["TouchCore", "TouchSystem", "TouchInput", "TouchProtocol", "TouchScene", "VisualizerPage", "CLinux", "CSystemd", "CMosquitto", "CLiblo"],
                 swiftSettings: releaseSpeed),
         .executableTarget(name: "touchbridged", dependencies: ["TouchDaemon", "TouchSystem", "TouchProtocol"], swiftSettings: releaseSpeed),
         .executableTarget(name: "touchbridgectl", dependencies: ["TouchDaemon", "TouchClients", "TouchSystem", "TouchProtocol"], swiftSettings: releaseSpeed),

@@ -64,6 +64,9 @@ public final class DaemonConnection {
     public var onConnect: (() -> Void)?
     /// A line of the daemon's (valid during the call: copy what you keep).
     public var onLine: ((DaemonLine) -> Void)?
+    /// The lines read in one wakeup were all handed out: for a client that batches them (the daemon
+    /// writes a frame's lines together, so a frame's last line is read by the end of the wakeup).
+    public var onReadEnd: (() -> Void)?
     /// The connection could not be made, or ended: why, and in how many seconds the next attempt is (nil:
     /// none, `reconnects` is off). `failures` counts the attempts failed in a row (0: it ended).
     public var onDisconnect: ((_ reason: String, _ retryIn: Double?, _ failures: Int) -> Void)?
@@ -208,6 +211,7 @@ public final class DaemonConnection {
 
     private func read() {
         guard let fd = socket else { return }
+        defer { onReadEnd?() }
         var budget = DaemonConnection.readBudget
         while budget > 0, state == .connected {
             let result = chunk.withUnsafeMutableBytes { UnixSocket.receive(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<budget]), dontWait: true) }

@@ -1,0 +1,199 @@
+import Glibc
+import TouchProtocol
+import TouchScene
+import TouchSystem
+
+/// `touchbridgectl tuio` (docs/tuio.md): a client of the daemon's socket that says its touches as TUIO
+/// 1.1 over UDP, so that TouchDesigner, Unity, Qt's TuioTouch, openFrameworks and Processing hear the
+/// panel with no bridge of their own. The daemon stays without network; this process reads the
+/// `touches`, `scene` (the window's size, for normalizing) and `devices` topics, and `gestures` with
+/// `--gestures`.
+///
+/// No cursor is left alive by us: at the start (for what an earlier run left), when the daemon goes away (its touches were cancelled with it, or
+/// not), when a device is removed, and when the bridge stops, an empty alive set is sent; while nothing
+/// changes, the last alive set is sent again once a second (`resendInterval`), so a client that lost a
+/// datagram (UDP keeps no promise) drops a lifted cursor within a second.
+package final class TUIOBridge {
+    package struct Options {
+        package var targets = [TUIOSender.Target(host: "127.0.0.1", port: 3333)]
+        package var source = "touchbridge@" + MQTTConfig.hostname()
+        /// `--device`: an index, a name or a pattern (fnmatch); nil: every device.
+        package var device: String?
+        package var gestures = false
+    }
+
+    /// While nothing changes, the alive set is said again this often (seconds).
+    package static let resendInterval = 1.0
+
+    private let options: Options
+    private let log: Logger
+    private let loop: EventLoop
+    private let daemon: DaemonConnection
+    private let sender: TUIOSender
+    private let resend: Timer
+    private var sessions = TUIOSessions()
+    private var window = (width: 0.0, height: 0.0)
+    private var deviceNames: [Int: String] = [:]
+    /// The frame being gathered: the touch lines of one device with one time.
+    private var pending: (time: Double, device: Int)?
+    private var gestures: [TUIOSender.Gesture] = []
+    private var lastSent = 0.0
+    private var reportedFailures = 0
+
+    package init(options: Options, socketPath: String, log: Logger) throws {
+        self.options = options
+        self.log = log
+        loop = try EventLoop()
+        sender = try TUIOSender(targets: options.targets, source: options.source)
+        resend = try Timer()
+        daemon = try DaemonConnection(path: socketPath, topics: ["touches", "scene", "devices"] + (options.gestures ? ["gestures"] : []),
+                                      loop: loop)
+        daemon.onConnect = { [log] in log.info("reading \(socketPath)") }
+        daemon.onLine = { [unowned self] in line($0) }
+        daemon.onReadEnd = { [unowned self] in flush() }
+        daemon.onDisconnect = { [unowned self] reason, wait, failures in daemonLost(reason, wait, failures) }
+        try loop.add(resend.fd) { [unowned self] _ in
+            resend.acknowledge()
+            idle()
+        }
+    }
+
+    /// Runs until SIGTERM or SIGINT; the last word is an empty alive set.
+    package func run() throws -> Int32 {
+        let signals = try SignalReceiver([SIGTERM, SIGINT])
+        try loop.add(signals.fd) { [unowned self] _ in
+            if !signals.take().isEmpty { loop.stop() }
+        }
+        defer { loop.remove(signals.fd) }
+        log.info("TUIO 1.1 to \(sender.targets.map(\.text).joined(separator: ", ")) as \"\(options.source)\""
+                 + (options.device.map { ", device \($0)" } ?? "") + (options.gestures ? ", with gestures" : ""))
+        // The first word is an empty alive set: cursors a client still holds from a bridge that did
+        // not end cleanly (killed, a host that lost power) go.
+        say(changed: [], newFrame: true)
+        resend.arm(at: monotonicNow() + Self.resendInterval, interval: Self.resendInterval)
+        daemon.start()
+        loop.run()
+        flush()
+        sessions.removeAll()
+        say(changed: [], newFrame: true)
+        daemon.stop()
+        loop.remove(resend.fd)
+        log.info("sent \(sender.bundlesSent) bundle\(sender.bundlesSent == 1 ? "" : "s")")
+        return 0
+    }
+
+    // MARK: The daemon's lines
+
+    private func line(_ line: DaemonLine) {
+        switch line.event {
+        case .touch:
+            guard let json = line.json, let t = TouchLines.decode(json), takes(t.device) else { return }
+            if let p = pending, p.time != t.time || p.device != t.device { flush() }
+            if pending == nil {
+                pending = (t.time, t.device)
+                sessions.begin(time: t.time, device: t.device)
+            }
+            sessions.apply(t, force: json["force"]?.numberValue ?? 0, width: window.width, height: window.height)
+        case .gesture:
+            guard options.gestures, let json = line.json, let g = GestureLine.decode(json), g.device.map(takes) ?? true else { return }
+            let x = g.x.map { window.width > 0 ? $0 / window.width : 0 } ?? 0
+            let y = g.y.map { window.height > 0 ? $0 / window.height : 0 } ?? 0
+            gestures.append(TUIOSender.Gesture(recognizer: g.recognizer, type: g.type, state: g.state, x: x, y: y, touches: g.touches ?? 0))
+        case .scene:
+            if let json = line.json, let o = SceneLine.Outline.decode(json) { window = (o.width, o.height) }
+        case .device:
+            guard let json = line.json, let d = DeviceLine.decode(json) else { return }
+            if d.action == "removed" {
+                flush()
+                deviceNames[d.device] = nil
+                // Its touches were cancelled before it went; had a line been lost, they end here.
+                if sessions.remove(device: d.device) { say(changed: [], newFrame: true) }
+            } else {
+                deviceNames[d.device] = d.name
+            }
+        default: break
+        }
+    }
+
+    /// Whether `--device` takes the device at `index`.
+    private func takes(_ index: Int) -> Bool {
+        guard let want = options.device else { return true }
+        if let n = Int(want) { return n == index }
+        guard let name = deviceNames[index] else { return false }
+        return name == want || fnmatch(want, name, 0) == 0
+    }
+
+    /// Says the frame gathered (and then its gestures).
+    private func flush() {
+        if pending != nil {
+            pending = nil
+            let frame = sessions.end()
+            if frame.isChange { say(changed: frame.changed, newFrame: true) }
+        }
+        if !gestures.isEmpty {
+            sender.send(gestures: gestures)
+            gestures = []
+        }
+    }
+
+    private func say(changed: [TUIOSessions.Cursor], newFrame: Bool) {
+        sender.send(alive: sessions.alive, changed: changed, newFrame: newFrame)
+        lastSent = monotonicNow()
+        if sender.failures > reportedFailures {
+            log.warning("cannot send: \(sender.lastFailure ?? "?")" + (reportedFailures == 0 ? " (said once a failure, not each datagram)" : ""))
+            reportedFailures = sender.failures
+        }
+    }
+
+    /// Nothing said for a second: the alive set again, with the last fseq.
+    private func idle() {
+        guard monotonicNow() - lastSent >= Self.resendInterval * 0.9 else { return }
+        say(changed: [], newFrame: false)
+    }
+
+    private func daemonLost(_ reason: String, _ wait: Double?, _ failures: Int) {
+        pending = nil
+        gestures = []
+        let hadCursors = !sessions.isEmpty
+        sessions.removeAll()
+        if hadCursors || failures == 0 { say(changed: [], newFrame: true) }
+        if failures == 0 { log.warning("\(reason); no cursors alive until it is back") }
+        else if failures == 1 { log.warning("\(reason); trying again in \(wait ?? 0) s") }
+    }
+}
+
+extension Ctl {
+    package static let tuio = Command("tuio",
+        "say the touches as TUIO 1.1 over UDP (OSC through liblo) for TouchDesigner, Unity, Qt,\nopenFrameworks, Processing; with --gestures the daemon's gestures ride along", options: [
+        .option("udp", "HOST:PORT", "where to send, repeatable (default 127.0.0.1:3333, TUIO's port)"),
+        .option("source", "NAME", "the source the bundles name (default touchbridge@HOSTNAME)"),
+        .option("device", "INDEX|NAME|PATTERN", "only this device's touches (default every device's, in one alive set)"),
+        .flag("gestures", "also a /touchbridge/gesture bundle after each frame's, one message a gesture line"),
+        DaemonSocket.option,
+    ]) { a in
+        try a.expect(0, "nothing")
+        var o = TUIOBridge.Options()
+        let udp = a.values("udp")
+        if !udp.isEmpty { o.targets = try udp.map(TUIOBridge.target) }
+        if let s = a["source"] {
+            guard !s.isEmpty else { throw Arguments.Failure(description: "touchbridgectl tuio: --source must not be empty") }
+            o.source = s
+        }
+        o.device = a["device"]
+        o.gestures = a.has("gestures")
+        let bridge = try TUIOBridge(options: o, socketPath: try DaemonSocket.path(a), log: Logger(program: "touchbridgectl tuio", level: .info))
+        return try bridge.run()
+    }
+}
+
+extension TUIOBridge {
+    /// `HOST:PORT`, `[IPV6]:PORT`.
+    package static func target(_ text: String) throws -> TUIOSender.Target {
+        let bad = Arguments.Failure(description: "touchbridgectl tuio: --udp \(text): give HOST:PORT (127.0.0.1:3333, [::1]:3333, kiosk.local:3333)")
+        guard let colon = text.lastIndex(of: ":") else { throw bad }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port) else { throw bad }
+        return TUIOSender.Target(host: host, port: port)
+    }
+}

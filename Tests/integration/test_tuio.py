@@ -1,0 +1,156 @@
+"""`touchbridgectl tuio` against a TUIO client no one here wrote: liblo's oscdump (Debian liblo-tools)
+decodes the bundles, which must say what the daemon's touches topic says, frame by frame."""
+import signal
+import subprocess
+import time
+
+from common import *  # noqa: F401,F403
+
+FOUR_FINGERS = os.path.join(FIXTURES, "evemu-devices__atmel-maxtouch-ts__4fg-swipe-down.evemu")
+
+
+class OSCDump:
+    """oscdump on a UDP port: each bundle as a list of (path, args), in the order received."""
+
+    def __init__(self, testcase, port):
+        self.proc = subprocess.Popen(["oscdump", "-L", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        testcase.addCleanup(self.stop)
+        self.lines = []
+        time.sleep(0.2)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+        out, _ = self.proc.communicate(timeout=10)
+        self.lines += out.splitlines()
+        return self.lines
+
+    def bundles(self):
+        """oscdump prints a bundle's messages one a line, each after the bundle's time tag."""
+        out, tag = [], None
+        for line in self.lines:
+            parts = line.split()
+            if len(parts) < 3 or not parts[1].startswith("/"):
+                continue
+            if parts[0] != tag:
+                out.append([])
+                tag = parts[0]
+            args = [a.strip('"') for a in parts[3:]]
+            out[-1].append((parts[1], args))
+        return out
+
+
+def tuio11_frames(bundles):
+    """The 2Dcur bundles as (fseq, alive ids, {id: (x, y)} of the set messages), re-sends included."""
+    frames = []
+    for b in bundles:
+        cur = [args for path, args in b if path == "/tuio/2Dcur"]
+        if not cur:
+            continue
+        alive = next(a[1:] for a in cur if a[0] == "alive")
+        fseq = next(int(a[1]) for a in cur if a[0] == "fseq")
+        sets = {int(a[1]): (float(a[2]), float(a[3])) for a in cur if a[0] == "set"}
+        frames.append((fseq, [int(x) for x in alive], sets))
+    return frames
+
+
+def expected_frames(lines, width, height):
+    """What the touches topic says, frame by frame (one device, one time): the alive touch ids, and
+    where each touch that began or moved is, normalized over the window."""
+    frames, down, session, nxt = [], set(), {}, 1
+    key = None
+    for l in lines:
+        if l["event"] != "touch":
+            continue
+        k = (l["time"], l["device"])
+        if k != key:
+            frames.append({"sets": {}})
+            key = k
+        tid = l["id"]
+        if l["phase"] == "began":
+            session[tid] = nxt
+            nxt += 1
+            down.add(tid)
+        if l["phase"] in ("began", "moved"):
+            frames[-1]["sets"][session[tid]] = (l["x"] / width, l["y"] / height)
+        else:
+            down.discard(tid)
+            frames[-1]["sets"].pop(session[tid], None)
+        frames[-1]["alive"] = sorted(session[t] for t in down)
+    return [(f["alive"], f["sets"]) for f in frames]
+
+
+class TUIOTests(TestCase):
+    def run_bridge(self, recording, *extra):
+        port = free_port()
+        dump = OSCDump(self, port)
+        d = self.daemon("--no-devices", "--replay", recording, "--replay-delay", "1.5")
+        watcher = Client(d.socket, topics=["touches", "scene"])
+        bridge = subprocess.Popen([CTL, "tuio", "--udp", "127.0.0.1:%d" % port, "--socket", d.socket] + list(extra),
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: bridge.poll() is None and bridge.kill())
+        return dump, d, watcher, bridge
+
+    def test_the_bundles_say_what_the_touches_topic_says(self):
+        dump, d, watcher, bridge = self.run_bridge(FOUR_FINGERS)
+        scene = watcher.until(lambda l: l["event"] == "scene")[-1]["scene"]["window"]
+        watcher.pump(6)
+        self.assertTrue(watcher.of("touch"), "the replay sent no touches")
+        time.sleep(1.3)                                  # an idle re-send, at least
+        bridge.send_signal(signal.SIGTERM)
+        self.assertEqual(bridge.wait(timeout=10), 0, bridge.stderr.read())
+        dump.stop()
+        got = tuio11_frames(dump.bundles())
+        self.assertTrue(got, "oscdump heard nothing")
+        for b in dump.bundles():
+            self.assertEqual(b[0], ("/tuio/2Dcur", ["source", "touchbridge@" + os.uname().nodename]))
+        # New frames have increasing fseq; a re-send repeats the last one with the same alive set.
+        fresh, last = [], 0
+        for fseq, alive, sets in got:
+            if fseq == last:
+                self.assertEqual(sets, {}, "a re-send sets nothing")
+                self.assertEqual(alive, fresh[-1][0] if fresh else [])
+                continue
+            self.assertGreater(fseq, last)
+            last = fseq
+            fresh.append((alive, sets))
+        self.assertLess(len(fresh), len(got), "no idle re-send in 1.3 s of quiet")
+        # The bridge's last word is an empty alive set, after the replay's frames.
+        self.assertEqual(got[-1][1], [])
+        want = expected_frames(watcher.lines_seen, scene["width"], scene["height"])
+        # First an empty alive (for what an earlier run may have left), then a bundle a frame, then
+        # the empty alive at SIGTERM.
+        self.assertEqual(fresh[0], ([], {}))
+        self.assertEqual(len(fresh), len(want) + 2)
+        fresh = fresh[1:-1]
+        sessions_seen = set()
+        for i, ((alive, sets), (w_alive, w_sets)) in enumerate(zip(fresh, want)):
+            self.assertEqual(alive, w_alive, "frame %d" % i)
+            self.assertEqual(sorted(sets), sorted(w_sets), "frame %d" % i)
+            for s, (x, y) in sets.items():
+                self.assertAlmostEqual(x, w_sets[s][0], delta=1e-4)
+                self.assertAlmostEqual(y, w_sets[s][1], delta=1e-4)
+            sessions_seen |= set(alive)
+        self.assertEqual(sorted(sessions_seen), list(range(1, 5)), "four touches, four sessions")
+
+    def test_the_daemon_going_away_leaves_no_cursor_alive(self):
+        dump, d, watcher, bridge = self.run_bridge(FOUR_FINGERS)
+        watcher.until(lambda l: l["event"] == "touch" and l["phase"] == "moved")
+        d.proc.kill()                                     # mid-swipe: the daemon cancels nothing
+        time.sleep(0.5)
+        bridge.send_signal(signal.SIGTERM)
+        bridge.wait(timeout=10)
+        err = bridge.stderr.read()
+        self.assertIn("no cursors alive until it is back", err)
+        frames = tuio11_frames(dump.stop() and dump.bundles())
+        alive_before = [a for _, a, _ in frames if a]
+        self.assertTrue(alive_before, "cursors were alive mid-swipe")
+        kill_index = max(i for i, (_, a, _) in enumerate(frames) if a)
+        self.assertEqual(frames[kill_index + 1][1], [], "the next bundle after the daemon went is an empty alive")
+
+    def test_bad_targets_are_refused_with_the_remedy(self):
+        out = ctl("tuio", "--udp", "localhost")
+        self.assertEqual(out.returncode, 2, out.stderr)
+        self.assertIn("give HOST:PORT", out.stderr)
+        out = ctl("tuio", "--udp", "127.0.0.1:70000")
+        self.assertIn("give HOST:PORT", out.stderr)
