@@ -148,6 +148,44 @@ class TUIOTests(TestCase):
         kill_index = max(i for i, (_, a, _) in enumerate(frames) if a)
         self.assertEqual(frames[kill_index + 1][1], [], "the next bundle after the daemon went is an empty alive")
 
+    def test_qt_tuiotouch_hears_the_touches_pressed_moved_and_released(self):
+        # Qt's own TUIO client (Debian qt6-qpa-plugins) in examples/tuio-qt.py, run by Debian's Python,
+        # which has PyQt6 (another python3 first on the PATH may not).
+        port = free_port()
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_RUNTIME_DIR=self.tempdir())
+        qt = subprocess.Popen(["/usr/bin/python3", os.path.join(ROOT, "examples", "tuio-qt.py"), "--port", str(port), "--print"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        self.addCleanup(lambda: qt.poll() is None and qt.kill())
+        time.sleep(1.5)                                  # Qt up and listening
+        self.assertIsNone(qt.poll(), qt.stderr.read() if qt.poll() is not None else "")
+        d = self.daemon("--no-devices", "--replay", FOUR_FINGERS, "--replay-delay", "1.5")
+        watcher = Client(d.socket, topics=["touches", "scene"])
+        window = watcher.until(lambda l: l["event"] == "scene")[-1]["scene"]["window"]
+        bridge = subprocess.Popen([CTL, "tuio", "--udp", "127.0.0.1:%d" % port, "--socket", d.socket],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(lambda: bridge.poll() is None and bridge.kill())
+        watcher.pump(6)
+        bridge.send_signal(signal.SIGTERM)
+        bridge.wait(timeout=10)
+        time.sleep(0.5)
+        qt.terminate()
+        out, err = qt.communicate(timeout=10)
+        events = [l.split() for l in out.splitlines()]
+        began = [t for t in watcher.of("touch") if t["phase"] == "began"]
+        self.assertEqual(len(began), 4, "the recording has four touches")
+        pressed = {int(e[1]): (float(e[2]), float(e[3])) for e in events if e[0] == "pressed"}
+        released = [int(e[1]) for e in events if e[0] == "released"]
+        self.assertEqual(sorted(pressed), [1, 2, 3, 4], err)
+        self.assertEqual(sorted(released), [1, 2, 3, 4])
+        self.assertGreater(sum(1 for e in events if e[0] == "moved"), 20)
+        # Where Qt says each point was pressed is a place its touch was: Qt delivers a press queued
+        # behind the touch's first moves (event compression) at the latest of them.
+        for session, t in enumerate(began, start=1):
+            path = [(l["x"] / window["width"], l["y"] / window["height"]) for l in watcher.of("touch") if l["id"] == t["id"]]
+            x, y = pressed[session]
+            self.assertTrue(any(abs(x - px) < 2e-3 and abs(y - py) < 2e-3 for px, py in path[:8]),
+                            "touch %d pressed at (%.4f, %.4f), its path begins %s" % (session, x, y, path[:8]))
+
     def test_bad_targets_are_refused_with_the_remedy(self):
         out = ctl("tuio", "--udp", "localhost")
         self.assertEqual(out.returncode, 2, out.stderr)
