@@ -26,13 +26,15 @@ class OSCDump:
         return self.lines
 
     def bundles(self):
-        """oscdump prints a bundle's messages one a line, each after the bundle's time tag."""
+        """oscdump prints a bundle's messages one a line, each after the bundle's time tag; for an
+        immediate bundle that is the time it was read, which two bundles read in one pass share, so
+        a 1.1 bundle's first message (its source) begins a bundle too."""
         out, tag = [], None
         for line in self.lines:
             parts = line.split()
             if len(parts) < 3 or not parts[1].startswith("/"):
                 continue
-            if parts[0] != tag:
+            if parts[0] != tag or (parts[1] == "/tuio/2Dcur" and parts[3:4] == ['"source"']):
                 out.append([])
                 tag = parts[0]
             args = [a.strip('"') for a in parts[3:]]
@@ -185,6 +187,44 @@ class TUIOTests(TestCase):
             x, y = pressed[session]
             self.assertTrue(any(abs(x - px) < 2e-3 and abs(y - py) < 2e-3 for px, py in path[:8]),
                             "touch %d pressed at (%.4f, %.4f), its path begins %s" % (session, x, y, path[:8]))
+
+    def last_word_after(self, recording, seconds):
+        """The 1.1 frames a bridge sent for `recording`, replayed once, `seconds` after it began."""
+        dump, d, watcher, bridge = self.run_bridge(recording)
+        watcher.pump(seconds)
+        bridge.send_signal(signal.SIGTERM)
+        bridge.wait(timeout=10)
+        return tuio11_frames(dump.stop() and dump.bundles()), watcher
+
+    def test_a_recording_that_ends_mid_touch_ends_with_an_empty_alive(self):
+        # Two fingers down and moving when the recording stops: the daemon cancels them (the device is
+        # gone), and so does the bridge, before SIGTERM's last word.
+        path = os.path.join(self.tempdir(), "mid-touch.evemu")
+        tbsupport.evemu_frames(path, [{0: (1000, 1000 + 10 * i), 1: (3000, 1000 + 10 * i)} for i in range(60)], lift_at_end=False)
+        frames, watcher = self.last_word_after(path, 3.5)
+        self.assertEqual([t["phase"] for t in watcher.of("touch")][-2:], ["cancelled", "cancelled"])
+        fresh = [f for i, f in enumerate(frames) if i == 0 or f[0] != frames[i - 1][0]]
+        self.assertEqual(max(len(a) for _, a, _ in fresh), 2)
+        self.assertEqual(fresh[-2][1], [], "the cancel's bundle: nothing alive: %s" % fresh[-4:])
+
+    def test_syn_dropped_over_the_lift_ends_the_sessions(self):
+        # The two fingers lift while the reader has fallen behind (SYN_DROPPED, then the lift's events):
+        # the daemon resyncs to the kernel's state as libevdev does, finds them gone and cancels them,
+        # and the bridge's bundle for it has nothing alive.
+        path = os.path.join(self.tempdir(), "dropped.evemu")
+        tbsupport.evemu_frames(path, [{0: (1000, 1000 + 10 * i), 1: (3000, 1000 + 10 * i)} for i in range(60)])
+        with open(path) as f:
+            lines = f.readlines()
+        reports = [i for i, l in enumerate(lines) if l.startswith("E:") and l.split()[2:] == ["0000", "0000", "0"]]
+        lift = reports[-2] + 1                             # the first event of the last frame, the lift
+        lines[lift:lift] = ["E: {} 0000 0003 0\n".format(lines[lift].split()[1])]
+        with open(path, "w") as f:
+            f.writelines(lines)
+        frames, watcher = self.last_word_after(path, 3.5)
+        self.assertEqual([t["phase"] for t in watcher.of("touch")][-2:], ["cancelled", "cancelled"])
+        fresh = [f for i, f in enumerate(frames) if i == 0 or f[0] != frames[i - 1][0]]
+        self.assertEqual(fresh[-3][1], [1, 2])
+        self.assertEqual(fresh[-2][1], [], "the cancel's bundle: nothing alive: %s" % fresh[-4:])
 
     def test_bad_targets_are_refused_with_the_remedy(self):
         out = ctl("tuio", "--udp", "localhost")
