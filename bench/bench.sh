@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# make bench: release-mode benchmarks. First the idle daemon (wakeups and memory over 10 s), then
-# touchbridge-bench (pipeline per frame, fixtures, hit-testing, memory over ten million frames).
+# make bench: release-mode benchmarks. First the idle daemon (wakeups and memory over 10 s), then the
+# TUIO bridge's CPU a frame (bench/tuio.py), then touchbridge-bench (pipeline per frame, fixtures, hit-testing, memory over ten million frames).
 # The last line is one JSON object with every figure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,4 +19,8 @@ rss=$(awk '/VmRSS/ { printf "%.2f", $2 / 1024 }' "/proc/$daemon/status")
 kill "$daemon"; wait "$daemon" 2>/dev/null || true
 wakeups=$((after - before))
 echo "idle daemon: $wakeups wakeups (context switches) in 10 s, resident $rss MiB"
-"$BIN/touchbridge-bench" --root=. --idle-wakeups="$wakeups" --idle-rss="$rss" "$@"
+# The TUIO bridge's CPU a frame of ten fingers (bench/tuio.py: a replay through a real daemon and bridge).
+tuio=$(python3 bench/tuio.py --bin "$BIN")
+echo "$tuio" | head -1
+tuio_us=$(echo "$tuio" | sed -n 's/^tuio_us_per_frame=//p')
+"$BIN/touchbridge-bench" --root=. --idle-wakeups="$wakeups" --idle-rss="$rss" --tuio-us-per-frame="$tuio_us" "$@"
