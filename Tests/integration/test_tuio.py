@@ -13,7 +13,11 @@ class OSCDump:
     """oscdump on a UDP port: each bundle as a list of (path, args), in the order received."""
 
     def __init__(self, testcase, port):
-        self.proc = subprocess.Popen(["oscdump", "-L", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # Into a file, not a pipe: a pipe nobody reads until the end fills, oscdump then blocks on it,
+        # and the datagrams that arrive meanwhile are lost in a full socket buffer.
+        self.path = os.path.join(testcase.tempdir(), "oscdump.txt")
+        self.out = open(self.path, "w")
+        self.proc = subprocess.Popen(["oscdump", "-L", str(port)], stdout=self.out, stderr=subprocess.DEVNULL)
         testcase.addCleanup(self.stop)
         self.lines = []
         time.sleep(0.2)
@@ -21,22 +25,26 @@ class OSCDump:
     def stop(self):
         if self.proc.poll() is None:
             self.proc.terminate()
-        out, _ = self.proc.communicate(timeout=10)
-        self.lines += out.splitlines()
+            self.proc.wait(timeout=10)
+            self.out.close()
+            with open(self.path) as f:
+                self.lines = f.read().splitlines()
         return self.lines
 
     def bundles(self):
-        """oscdump prints a bundle's messages one a line, each after the bundle's time tag; for an
-        immediate bundle that is the time it was read, which two bundles read in one pass share, so
-        a 1.1 bundle's first message (its source) begins a bundle too."""
+        """oscdump prints a bundle's messages one a line, each after a time tag; for an immediate
+        bundle that is the time it was read, which two bundles read in one pass may share and one
+        bundle's messages may not. So a 1.1 bundle is told by its first message, its source; other
+        messages (the gestures') by their time tag."""
         out, tag = [], None
         for line in self.lines:
             parts = line.split()
             if len(parts) < 3 or not parts[1].startswith("/"):
                 continue
-            if parts[0] != tag or (parts[1] == "/tuio/2Dcur" and parts[3:4] == ['"source"']):
+            cursor = parts[1] == "/tuio/2Dcur"
+            if (cursor and parts[3:4] == ['"source"']) or (not cursor and parts[0] != tag) or not out:
                 out.append([])
-                tag = parts[0]
+            tag = parts[0]
             args = [a.strip('"') for a in parts[3:]]
             out[-1].append((parts[1], args))
         return out
@@ -225,6 +233,47 @@ class TUIOTests(TestCase):
         fresh = [f for i, f in enumerate(frames) if i == 0 or f[0] != frames[i - 1][0]]
         self.assertEqual(fresh[-3][1], [1, 2])
         self.assertEqual(fresh[-2][1], [], "the cancel's bundle: nothing alive: %s" % fresh[-4:])
+
+    def test_gestures_ride_along_one_message_a_gesture_line(self):
+        port = free_port()
+        dump = OSCDump(self, port)
+        d = self.daemon("--no-devices", "--replay", TAPS, "--replay-delay", "1.5")
+        watcher = Client(d.socket, topics=["gestures", "scene"])
+        window = watcher.until(lambda l: l["event"] == "scene")[-1]["scene"]["window"]
+        bridge = subprocess.Popen([CTL, "tuio", "--gestures", "--udp", "127.0.0.1:%d" % port, "--socket", d.socket],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(lambda: bridge.poll() is None and bridge.kill())
+        watcher.pump(6)
+        bridge.send_signal(signal.SIGTERM)
+        bridge.wait(timeout=10)
+        said = [args for b in dump.stop() and dump.bundles() for path, args in b if path == "/touchbridge/gesture"]
+        lines = watcher.of("gesture")
+        self.assertTrue(lines, "the taps made no gesture")
+        self.assertEqual([(a[0], a[1], a[2], int(a[5])) for a in said], [(l["recognizer"], l["type"], l["state"], l["touches"]) for l in lines])
+        for a, l in zip(said, lines):
+            self.assertAlmostEqual(float(a[3]), l["x"] / window["width"], delta=1e-4)
+            self.assertAlmostEqual(float(a[4]), l["y"] / window["height"], delta=1e-4)
+
+    def test_device_takes_one_device_by_index_or_name(self):
+        # Two recordings, devices 0 and 1 (one after the other); --device keeps the second's touches.
+        for choice in ("1", "*Optical*"):
+            port = free_port()
+            dump = OSCDump(self, port)
+            d = self.daemon("--no-devices", "--replay", TAPS, "--replay", DRAGS, "--replay-delay", "1.5")
+            watcher = Client(d.socket, topics=["touches", "devices"])
+            bridge = subprocess.Popen([CTL, "tuio", "--device", choice, "--udp", "127.0.0.1:%d" % port, "--socket", d.socket],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            self.addCleanup(lambda b=bridge: b.poll() is None and b.kill())
+            seen = watcher.until(lambda l: l["event"] == "device" and l["action"] == "removed" and l["device"] == 1, timeout=40)
+            time.sleep(0.3)
+            bridge.send_signal(signal.SIGTERM)
+            bridge.wait(timeout=10)
+            frames = tuio11_frames(dump.stop() and dump.bundles())
+            sessions = {s for _, a, _ in frames for s in a}
+            began = [t for t in seen if t["event"] == "touch" and t["phase"] == "began"]
+            self.assertEqual({t["device"] for t in began}, {0, 1})
+            self.assertEqual(len(sessions), sum(1 for t in began if t["device"] == 1), choice)
+            self.assertGreater(len(sessions), 0, choice)
 
     def test_bad_targets_are_refused_with_the_remedy(self):
         out = ctl("tuio", "--udp", "localhost")
