@@ -123,6 +123,7 @@ install: release
 	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' systemd/touchbridge-follow-sway.service > $(DESTDIR)/etc/systemd/user/touchbridge-follow-sway.service
 	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' systemd/touchbridge-follow-rotation.service > $(DESTDIR)/etc/systemd/system/touchbridge-follow-rotation.service
 	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g; s|/usr/local/share/|$(PREFIX)/share/|g' systemd/touchbridge-mqtt.service > $(DESTDIR)/etc/systemd/system/touchbridge-mqtt.service
+	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' systemd/touchbridge-tuio.service > $(DESTDIR)/etc/systemd/system/touchbridge-tuio.service
 	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' udev/70-touchbridge.rules > $(DESTDIR)/etc/udev/rules.d/70-touchbridge.rules
 	install -m 0644 udev/85-touchbridge-mirror-group.rules $(DESTDIR)/etc/udev/rules.d/85-touchbridge-mirror-group.rules
 	install -m 0644 systemd/touchbridge.sysusers $(DESTDIR)/etc/sysusers.d/touchbridge.conf
@@ -153,6 +154,7 @@ uninstall:
 	rm -f $(DESTDIR)/etc/systemd/system/touchbridged.service $(DESTDIR)/etc/systemd/system/touchbridged.socket
 	rm -f $(DESTDIR)/etc/systemd/user/touchbridge-bind.service $(DESTDIR)/etc/systemd/user/touchbridge-follow-sway.service
 	rm -f $(DESTDIR)/etc/systemd/system/touchbridge-follow-rotation.service $(DESTDIR)/etc/systemd/system/touchbridge-mqtt.service
+	rm -f $(DESTDIR)/etc/systemd/system/touchbridge-tuio.service
 	rm -f $(DESTDIR)/etc/udev/rules.d/70-touchbridge.rules $(DESTDIR)/etc/udev/rules.d/85-touchbridge-mirror-group.rules
 	rm -f $(DESTDIR)/etc/sysusers.d/touchbridge.conf
 	rm -f $(DESTDIR)/etc/modules-load.d/touchbridge.conf

@@ -31,6 +31,7 @@ sed 's|/usr/local/bin/|/usr/bin/|g' systemd/touchbridge-bind.service > "$root/us
 sed 's|/usr/local/bin/|/usr/bin/|g' systemd/touchbridge-follow-sway.service > "$root/usr/lib/systemd/user/touchbridge-follow-sway.service"
 sed 's|/usr/local/bin/|/usr/bin/|g' systemd/touchbridge-follow-rotation.service > "$root/usr/lib/systemd/system/touchbridge-follow-rotation.service"
 sed 's|/usr/local/bin/|/usr/bin/|g; s|/usr/local/share/|/usr/share/|g' systemd/touchbridge-mqtt.service > "$root/usr/lib/systemd/system/touchbridge-mqtt.service"
+sed 's|/usr/local/bin/|/usr/bin/|g' systemd/touchbridge-tuio.service > "$root/usr/lib/systemd/system/touchbridge-tuio.service"
 sed 's|/usr/local/bin/|/usr/bin/|g' udev/70-touchbridge.rules > "$root/usr/lib/udev/rules.d/70-touchbridge.rules"
 install -m 0644 udev/85-touchbridge-mirror-group.rules "$root/usr/lib/udev/rules.d/85-touchbridge-mirror-group.rules"
 install -m 0644 systemd/touchbridge.sysusers "$root/usr/lib/sysusers.d/touchbridge.conf"

@@ -65,6 +65,7 @@ class InstallTests(TestCase):
                   "usr/share/touchbridge/scenes/sway.json", "usr/share/touchbridge/scenes/kiosk.json",
                   "etc/systemd/system/touchbridge-follow-rotation.service",
                   "etc/systemd/user/touchbridge-follow-sway.service", "etc/systemd/system/touchbridge-mqtt.service",
+                  "etc/systemd/system/touchbridge-tuio.service",
                   "usr/share/doc/touchbridge/examples/mqtt.json"):
             self.assertTrue(os.path.exists(os.path.join(tmp, f)), f)
         with open(os.path.join(tmp, "etc/systemd/system/touchbridged.service")) as f:
@@ -106,7 +107,7 @@ class InstallTests(TestCase):
         self.assertLessEqual(exposure, 2.0)
         # follow-rotation iio and the MQTT bridge: as hardened (the bridge with the network), with the
         # daemon's units beside them.
-        for name in ("touchbridge-follow-rotation.service", "touchbridge-mqtt.service"):
+        for name in ("touchbridge-follow-rotation.service", "touchbridge-mqtt.service", "touchbridge-tuio.service"):
             with open(os.path.join(ROOT, "systemd", name)) as f:
                 text = f.read().replace("/usr/local/bin/touchbridgectl", CTL)
             unit = os.path.join(tmp, name)
@@ -138,7 +139,7 @@ def unit_service(name):
 # Numeric ids standing in for the packaged users and groups (systemd-sysusers makes the real ones; a
 # DynamicUser's uid is given by its name, so the daemon's unit and follow-rotation's share one; it is
 # nobody's here, whom dbus-daemon can look up, as it looks up a dynamic user through nss-systemd).
-IDS = {"touchbridged": 65534, "touchbridge-mqtt": 64991, "touchbridge": 64992}
+IDS = {"touchbridged": 65534, "touchbridge-mqtt": 64991, "touchbridge": 64992, "touchbridge-tuio": 64990}
 BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig><type>system</type><listen>unix:path={}</listen><auth>EXTERNAL</auth>
@@ -228,6 +229,20 @@ class UnitsAsTheirUsersTests(TestCase):
                      stdout=subprocess.DEVNULL, stderr=open(err, "w"))
         self.assertTrue(wait_for(lambda: "tb/unit/gesture/" in open(sub).read(), timeout=20), open(err).read())
         self.assertIn("tb/unit/status online", open(sub).read())
+
+    def test_tuio_service_reaches_the_socket_and_sends(self):
+        import socket as sockets
+        tmp, d = self.daemon_as_its_user()
+        sink = sockets.socket(sockets.AF_INET, sockets.SOCK_DGRAM)
+        sink.bind(("127.0.0.1", 0))
+        sink.settimeout(10)
+        self.addCleanup(sink.close)
+        err = os.path.join(tmp, "tuio.err")
+        self.as_unit("touchbridge-tuio.service", {CTL_INSTALLED: CTL, "/run/touchbridge/touchbridge.sock": d.socket,
+                                                  "${TUIO_UDP}": "127.0.0.1:%d" % sink.getsockname()[1]},
+                     stdout=subprocess.DEVNULL, stderr=open(err, "w"))
+        self.assertIn(b"/tuio/2Dcur", sink.recv(65536))        # the first bundle: an empty alive set
+        self.assertTrue(wait_for(lambda: "reading " + d.socket in open(err).read(), timeout=10), open(err).read())
 
 
 CTL_INSTALLED = "/usr/local/bin/touchbridgectl"
