@@ -281,3 +281,8 @@ class TUIOTests(TestCase):
         self.assertIn("give HOST:PORT", out.stderr)
         out = ctl("tuio", "--udp", "127.0.0.1:70000")
         self.assertIn("give HOST:PORT", out.stderr)
+        # A name is resolved once at start (a lookup in the event loop could stop it): one that does
+        # not resolve is refused, naming it.
+        out = ctl("tuio", "--udp", "no-such-host.invalid:3333", "--socket", os.path.join(self.tempdir(), "none.sock"))
+        self.assertEqual(out.returncode, 1)
+        self.assertIn('cannot resolve "no-such-host.invalid"', out.stderr)

@@ -38,7 +38,9 @@ package final class TUIOBridge {
     private var pending: (time: Double, device: Int)?
     private var gestures: [TUIOSender.Gesture] = []
     private var lastSent = 0.0
-    private var reportedFailures = 0
+    /// Sending fails: the reason logged, and the failures counted when it began (a target gone stays
+    /// one log line, not one a frame).
+    private var failing: (reason: String, since: Int)?
 
     package init(options: Options, socketPath: String, log: Logger) throws {
         self.options = options
@@ -139,9 +141,12 @@ package final class TUIOBridge {
     private func say(changed: [TUIOSessions.Cursor], newFrame: Bool) {
         sender.send(alive: sessions.alive, changed: changed, newFrame: newFrame)
         lastSent = monotonicNow()
-        if sender.failures > reportedFailures {
-            log.warning("cannot send: \(sender.lastFailure ?? "?")" + (reportedFailures == 0 ? " (said once a failure, not each datagram)" : ""))
-            reportedFailures = sender.failures
+        if !sender.lastSendWorked, let why = sender.lastFailure, why != failing?.reason {
+            log.warning("cannot send: \(why) (said once while it lasts)")
+            failing = (why, failing?.since ?? sender.failures - 1)
+        } else if sender.lastSendWorked, let f = failing {
+            log.info("sending again (\(sender.failures - f.since) datagram\(sender.failures - f.since == 1 ? "" : "s") failed)")
+            failing = nil
         }
     }
 
@@ -154,6 +159,7 @@ package final class TUIOBridge {
     private func daemonLost(_ reason: String, _ wait: Double?, _ failures: Int) {
         pending = nil
         gestures = []
+        deviceNames = [:]                               // a daemon that restarts numbers devices anew
         let hadCursors = !sessions.isEmpty
         sessions.removeAll()
         if hadCursors || failures == 0 { say(changed: [], newFrame: true) }

@@ -28,19 +28,29 @@ package final class TUIOSender {
     /// clients take a bundle whose fseq is not older than the last one they took.
     package private(set) var fseq: Int32 = 0
     package private(set) var bundlesSent = 0
-    /// Sends liblo could not make, and the last one's reason (logged by the bridge, once a change).
+    /// Datagrams liblo could not send, and the last one's reason (the bridge logs a reason once, and
+    /// the count when sending works again).
     package private(set) var failures = 0
     package private(set) var lastFailure: String?
+    /// The last bundle reached every target.
+    package private(set) var lastSendWorked = true
 
     // The OSC paths as C strings of our own, alive as long as the sender: liblo keeps a bundle's path
     // pointers until the bundle is sent.
     private let cursorPath = strdup("/tuio/2Dcur")!
     private let gesturePath = strdup("/touchbridge/gesture")!
 
+    /// Host names are resolved here, once, before the event loop runs: liblo would resolve a name at
+    /// each send while the lookup fails, and a lookup that waits for a DNS server would stop the loop.
     package init(targets: [Target], source: String) throws {
         var made: [lo_address] = []
         for t in targets {
-            guard let a = lo_address_new(t.host, String(t.port)) else {
+            let numeric: String
+            do { numeric = try Self.resolve(t.host) } catch {
+                made.forEach { lo_address_free($0) }
+                throw error
+            }
+            guard let a = lo_address_new(numeric, String(t.port)) else {
                 made.forEach { lo_address_free($0) }
                 throw TUIOError("--udp \(t.text): liblo cannot make an address of it (a host name or address and a port 1–65535)")
             }
@@ -49,6 +59,24 @@ package final class TUIOSender {
         self.targets = targets
         addresses = made
         self.source = source
+    }
+
+    /// `host` as a numeric address (the first getaddrinfo gives for UDP).
+    static func resolve(_ host: String) throws -> String {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(host, nil, &hints, &list)
+        guard rc == 0, let first = list else {
+            throw TUIOError("--udp: cannot resolve \"\(host)\": \(String(cString: gai_strerror(rc))) (give an address, or a name this machine resolves)")
+        }
+        defer { freeaddrinfo(list) }
+        var name = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        guard getnameinfo(first.pointee.ai_addr, first.pointee.ai_addrlen, &name, socklen_t(name.count), nil, 0, NI_NUMERICHOST) == 0 else {
+            throw TUIOError("--udp: cannot resolve \"\(host)\"")
+        }
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     deinit {
@@ -126,6 +154,7 @@ package final class TUIOSender {
     }
 
     private func deliver(_ bundle: lo_bundle) {
+        lastSendWorked = true
         for (i, a) in addresses.enumerated() {
             if lo_send_bundle(a, bundle) < 0 {
                 let why = lo_address_errstr(a).map { String(cString: $0) } ?? "\(Errno.current)"
@@ -138,6 +167,7 @@ package final class TUIOSender {
     private func fail(_ why: String) {
         failures += 1
         lastFailure = why
+        lastSendWorked = false
     }
 }
 
