@@ -32,24 +32,6 @@ from broker import Broker  # noqa: E402
 RECORDING = os.path.join(ROOT, "Tests", "Fixtures", "evemu-devices__atmel-maxtouch-ts__1fg-9-fast-taps.evemu")
 
 
-def cpu_seconds(pid):
-    """The CPU time a process's threads have had so far, in seconds: the sum of /proc/PID/task/*/schedstat
-    (nanoseconds; /proc/PID/stat counts 10 ms ticks, and /proc/PID/schedstat is the main thread's alone,
-    which left out mosquitto_pub's network thread, the one that reads the broker's acknowledgements)."""
-    total = 0
-    try:
-        tasks = os.listdir("/proc/{}/task".format(pid))
-    except OSError:
-        return 0.0
-    for t in tasks:
-        try:
-            with open("/proc/{}/task/{}/schedstat".format(pid, t)) as f:
-                total += int(f.read().split()[0])
-        except OSError:
-            pass
-    return total / 1e9
-
-
 class Subscriber(threading.Thread):
     """mosquitto_sub on every kiosk's gestures, each line stamped when it arrives."""
 
@@ -117,7 +99,7 @@ def main():
             return pids
 
         def snapshot():
-            return (sum(cpu_seconds(x.pid) for x in bridges), sum(cpu_seconds(pid) for pid in pipe_processes()), time.monotonic())
+            return (sum(tbsupport.cpu_seconds(x.pid) for x in bridges), sum(tbsupport.cpu_seconds(pid) for pid in pipe_processes()), time.monotonic())
         while time.monotonic() - start < args.seconds:
             for c in counters:
                 c.pump(0.01)
@@ -133,9 +115,9 @@ def main():
                 time.sleep(0.5)
                 sub.start_proc()
         # Their whole CPU time, start-up included on both sides.
-        cpu = sum(cpu_seconds(b.pid) for b in bridges)
+        cpu = sum(tbsupport.cpu_seconds(b.pid) for b in bridges)
         pipe_pids = pipe_processes()
-        pcpu = sum(cpu_seconds(pid) for pid in pipe_pids if os.path.exists("/proc/{}".format(pid)))
+        pcpu = sum(tbsupport.cpu_seconds(pid) for pid in pipe_pids if os.path.exists("/proc/{}".format(pid)))
         # Stop the sources, then let what is queued arrive.
         for d in daemons:
             d.stop()

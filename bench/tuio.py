@@ -22,14 +22,6 @@ sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
 import tbsupport  # noqa: E402
 
 
-def cpu_seconds(pid):
-    total = 0
-    for t in os.listdir("/proc/{}/task".format(pid)):
-        with open("/proc/{}/task/{}/schedstat".format(pid, t)) as f:
-            total += int(f.read().split()[0])
-    return total / 1e9
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"))
@@ -51,7 +43,7 @@ def main():
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         time.sleep(1.0)                               # connected and idle before the replay begins
-        before = cpu_seconds(bridge.pid)
+        before = tbsupport.cpu_seconds(bridge.pid)
         sink.settimeout(0.5)
         received = 0
         end = time.time() + 0.5 + args.seconds + 1.0
@@ -61,7 +53,7 @@ def main():
                 received += 1
             except socket.timeout:
                 pass
-        spent = cpu_seconds(bridge.pid) - before
+        spent = tbsupport.cpu_seconds(bridge.pid) - before
     finally:
         bridge.terminate()
         bridge.wait(timeout=10)

@@ -79,6 +79,11 @@ public enum ClientCommand: Equatable, Sendable {
         /// Every device, those that come later included.
         case all
 
+        /// A command line's `--device`: an index, `*` for every device, else a name or shell pattern.
+        public init(option text: String) {
+            self = Int(text).map { .index($0) } ?? (text == "*" ? .all : .name(text))
+        }
+
         /// Whether the target takes the device with this index, name and node.
         public func selects(index: Int, name: String, node: String) -> Bool {
             switch self {

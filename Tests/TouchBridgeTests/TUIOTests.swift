@@ -13,7 +13,7 @@ struct TUIOTests {
 
     static func frame(_ s: inout TUIOSessions, at t: Double, device: Int = 0, _ lines: [TouchLines.Decoded]) -> TUIOSessions.Frame {
         s.begin(time: t, device: device)
-        for l in lines { s.apply(l, force: 0, width: 800, height: 400) }
+        for l in lines { s.apply(l, width: 800, height: 400) }
         return s.end()
     }
 

@@ -91,11 +91,14 @@ def expected_frames(lines, width, height):
 
 
 class TUIOTests(TestCase):
-    def run_bridge(self, recording, *extra):
+    def run_bridge(self, *recordings, extra=(), topics=("touches", "scene")):
+        """oscdump, a daemon replaying `recordings` (devices 0, 1, …), a socket client of `topics`, and a
+        bridge (`extra` its options) to oscdump, all stopped after the test."""
         port = free_port()
         dump = OSCDump(self, port)
-        d = self.daemon("--no-devices", "--replay", recording, "--replay-delay", "1.5")
-        watcher = Client(d.socket, topics=["touches", "scene"])
+        replays = [a for r in recordings for a in ("--replay", r)]
+        d = self.daemon("--no-devices", *replays, "--replay-delay", "1.5")
+        watcher = Client(d.socket, topics=list(topics))
         bridge = subprocess.Popen([CTL, "tuio", "--udp", "127.0.0.1:%d" % port, "--socket", d.socket] + list(extra),
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self.addCleanup(lambda: bridge.poll() is None and bridge.kill())
@@ -235,14 +238,8 @@ class TUIOTests(TestCase):
         self.assertEqual(fresh[-2][1], [], "the cancel's bundle: nothing alive: %s" % fresh[-4:])
 
     def test_gestures_ride_along_one_message_a_gesture_line(self):
-        port = free_port()
-        dump = OSCDump(self, port)
-        d = self.daemon("--no-devices", "--replay", TAPS, "--replay-delay", "1.5")
-        watcher = Client(d.socket, topics=["gestures", "scene"])
+        dump, d, watcher, bridge = self.run_bridge(TAPS, extra=["--gestures"], topics=["gestures", "scene"])
         window = watcher.until(lambda l: l["event"] == "scene")[-1]["scene"]["window"]
-        bridge = subprocess.Popen([CTL, "tuio", "--gestures", "--udp", "127.0.0.1:%d" % port, "--socket", d.socket],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.addCleanup(lambda: bridge.poll() is None and bridge.kill())
         watcher.pump(6)
         bridge.send_signal(signal.SIGTERM)
         bridge.wait(timeout=10)
@@ -257,13 +254,7 @@ class TUIOTests(TestCase):
     def test_device_takes_one_device_by_index_or_name(self):
         # Two recordings, devices 0 and 1 (one after the other); --device keeps the second's touches.
         for choice in ("1", "*Optical*"):
-            port = free_port()
-            dump = OSCDump(self, port)
-            d = self.daemon("--no-devices", "--replay", TAPS, "--replay", DRAGS, "--replay-delay", "1.5")
-            watcher = Client(d.socket, topics=["touches", "devices"])
-            bridge = subprocess.Popen([CTL, "tuio", "--device", choice, "--udp", "127.0.0.1:%d" % port, "--socket", d.socket],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            self.addCleanup(lambda b=bridge: b.poll() is None and b.kill())
+            dump, d, watcher, bridge = self.run_bridge(TAPS, DRAGS, extra=["--device", choice], topics=["touches", "devices"])
             seen = watcher.until(lambda l: l["event"] == "device" and l["action"] == "removed" and l["device"] == 1, timeout=40)
             time.sleep(0.3)
             bridge.send_signal(signal.SIGTERM)

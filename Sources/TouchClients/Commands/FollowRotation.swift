@@ -130,7 +130,7 @@ package enum FollowRotation {
         private func tell(_ d: Desired) {
             guard let connection else { return }
             state = .sent(d)
-            let target: ClientCommand.DeviceTarget = Int(device).map { .index($0) } ?? (device == "*" ? .all : .name(device))
+            let target = ClientCommand.DeviceTarget(option: device)
             let change = ClientCommand.MappingChange(rotation: CoordinateMapping.Rotation(rawValue: d.rotation), flipX: d.flip)
             connection.send(.setDevice(target, change)) { [unowned self] answer in
                 // Only the answer to what is wanted now settles it (the source may have spoken since).

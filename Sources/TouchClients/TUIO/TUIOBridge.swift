@@ -17,8 +17,8 @@ package final class TUIOBridge {
     package struct Options {
         package var targets = [TUIOSender.Target(host: "127.0.0.1", port: 3333)]
         package var source = "touchbridge@" + MQTTConfig.hostname()
-        /// `--device`: an index, a name or a pattern (fnmatch); nil: every device.
-        package var device: String?
+        /// `--device`: an index, or a name or shell pattern (of the name or node), as `set --device`.
+        package var device = ClientCommand.DeviceTarget.all
         package var gestures = false
     }
 
@@ -33,7 +33,8 @@ package final class TUIOBridge {
     private let resend: Timer
     private var sessions = TUIOSessions()
     private var window = (width: 0.0, height: 0.0)
-    private var deviceNames: [Int: String] = [:]
+    /// The devices present, by index: what `--device` is matched against.
+    private var devices: [Int: (name: String, node: String)] = [:]
     /// The frame being gathered: the touch lines of one device with one time.
     private var pending: (time: Double, device: Int)?
     private var gestures: [TUIOSender.Gesture] = []
@@ -68,7 +69,7 @@ package final class TUIOBridge {
         }
         defer { loop.remove(signals.fd) }
         log.info("TUIO 1.1 to \(sender.targets.map(\.text).joined(separator: ", ")) as \"\(options.source)\""
-                 + (options.device.map { ", device \($0)" } ?? "") + (options.gestures ? ", with gestures" : ""))
+                 + Self.describe(options.device) + (options.gestures ? ", with gestures" : ""))
         // The first word is an empty alive set: cursors a client still holds from a bridge that did
         // not end cleanly (killed, a host that lost power) go.
         say(changed: [], newFrame: true)
@@ -95,7 +96,7 @@ package final class TUIOBridge {
                 pending = (t.time, t.device)
                 sessions.begin(time: t.time, device: t.device)
             }
-            sessions.apply(t, force: json["force"]?.numberValue ?? 0, width: window.width, height: window.height)
+            sessions.apply(t, width: window.width, height: window.height)
         case .gesture:
             guard options.gestures, let json = line.json, let g = GestureLine.decode(json), g.device.map(takes) ?? true else { return }
             let x = g.x.map { window.width > 0 ? $0 / window.width : 0 } ?? 0
@@ -107,22 +108,28 @@ package final class TUIOBridge {
             guard let json = line.json, let d = DeviceLine.decode(json) else { return }
             if d.action == "removed" {
                 flush()
-                deviceNames[d.device] = nil
+                devices[d.device] = nil
                 // Its touches were cancelled before it went; had a line been lost, they end here.
                 if sessions.remove(device: d.device) { say(changed: [], newFrame: true) }
             } else {
-                deviceNames[d.device] = d.name
+                devices[d.device] = (d.name, d.node)
             }
         default: break
         }
     }
 
-    /// Whether `--device` takes the device at `index`.
+    private static func describe(_ t: ClientCommand.DeviceTarget) -> String {
+        switch t {
+        case .all: ""
+        case .index(let i): ", device \(i)"
+        case .name(let p): ", device \(p)"
+        }
+    }
+
+    /// Whether `--device` takes the device at `index` (one not yet told of: only by its index).
     private func takes(_ index: Int) -> Bool {
-        guard let want = options.device else { return true }
-        if let n = Int(want) { return n == index }
-        guard let name = deviceNames[index] else { return false }
-        return name == want || fnmatch(want, name, 0) == 0
+        let d = devices[index]
+        return options.device.selects(index: index, name: d?.name ?? "", node: d?.node ?? "")
     }
 
     /// Says the frame gathered (and then its gestures).
@@ -159,7 +166,7 @@ package final class TUIOBridge {
     private func daemonLost(_ reason: String, _ wait: Double?, _ failures: Int) {
         pending = nil
         gestures = []
-        deviceNames = [:]                               // a daemon that restarts numbers devices anew
+        devices = [:]                                   // a daemon that restarts numbers devices anew
         let hadCursors = !sessions.isEmpty
         sessions.removeAll()
         if hadCursors || failures == 0 { say(changed: [], newFrame: true) }
@@ -185,7 +192,7 @@ extension Ctl {
             guard !s.isEmpty else { throw Arguments.Failure(description: "touchbridgectl tuio: --source must not be empty") }
             o.source = s
         }
-        o.device = a["device"]
+        if let d = a["device"] { o.device = ClientCommand.DeviceTarget(option: d) }
         o.gestures = a.has("gestures")
         let bridge = try TUIOBridge(options: o, socketPath: try DaemonSocket.path(a), log: Logger(program: "touchbridgectl tuio", level: .info))
         return try bridge.run()

@@ -21,9 +21,6 @@ package struct TUIOSessions {
         package var acceleration = 0.0
         /// The time of the frame that last changed it (the daemon's, seconds).
         package var time: Double
-        package var pencil: Bool
-        /// 1.0 an average touch, 0 without pressure (the touch line's `force`).
-        package var force: Double
     }
 
     /// A frame's outcome: the cursors that began or moved in it, and every one still down afterwards,
@@ -62,7 +59,7 @@ package struct TUIOSessions {
     }
 
     /// One touch line of the frame; `width`, `height`: the window's size in points.
-    package mutating func apply(_ t: TouchLines.Decoded, force: Double, width: Double, height: Double) {
+    package mutating func apply(_ t: TouchLines.Decoded, width: Double, height: Double) {
         assert(frame != nil, "a touch line outside a frame")
         let key = Key(device: t.device, id: t.id)
         let x = width > 0 ? t.x / width : 0, y = height > 0 ? t.y / height : 0
@@ -70,8 +67,7 @@ package struct TUIOSessions {
         case "began":
             // A began for a touch already down (a line lost, a daemon that restarted mid-touch): the
             // old session ends and a new one begins, so a client never sees one cursor jump.
-            down[key] = Cursor(session: nextSession, device: t.device, x: x, y: y, time: t.time,
-                               pencil: t.type == "pencil", force: force)
+            down[key] = Cursor(session: nextSession, device: t.device, x: x, y: y, time: t.time)
             nextSession = nextSession == Int32.max ? 1 : nextSession + 1
             changedKeys.append(key)
         case "moved":
@@ -87,7 +83,6 @@ package struct TUIOSessions {
             c.x = x
             c.y = y
             c.time = t.time
-            c.force = force
             down[key] = c
             if !changedKeys.contains(key) { changedKeys.append(key) }
         case "ended", "cancelled":

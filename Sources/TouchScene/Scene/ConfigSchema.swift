@@ -58,14 +58,18 @@ package struct ConfigKey<Value>: Sendable {
             if let problem = check(f) { throw r.error(p, problem) }
             v[keyPath: kp] = Rect(x: f[0], y: f[1], width: f[2], height: f[3])
         }, write: { v, w in
-            if let a = v[keyPath: kp] { w.key(string: key); numbers([a.origin.x, a.origin.y, a.width, a.height], &w) }
+            if let a = v[keyPath: kp] { w.key(string: key); w.numbers([a.origin.x, a.origin.y, a.width, a.height]) }
         })
     }
 
-    package static func numbers(_ list: [Double], _ w: inout JSONWriter) {
-        w.beginArray()
-        for n in list { w.number(n) }
-        w.endArray()
+}
+
+extension JSONWriter {
+    /// `[n, n, …]`: a rectangle, a matrix, a point, as the scene's tables write them.
+    package mutating func numbers(_ list: [Double]) {
+        beginArray()
+        for n in list { number(n) }
+        endArray()
     }
 }
 
@@ -122,7 +126,7 @@ package enum DeviceSchema {
         .bool("flipY", \.flipY),
         ConfigKey("calibration", read: { c, json, p, r in
             c.calibration = try r.numbers(json, p, count: 6, what: "(a libinput calibration matrix: a b c d e f)")
-        }, write: { c, w in if let m = c.calibration { w.key("calibration"); ConfigKey<DeviceConfig>.numbers(m, &w) } }),
+        }, write: { c, w in if let m = c.calibration { w.key("calibration"); w.numbers(m) } }),
         .bool("grab", \.grab),
         .bool("tablets", \.tablets),
         .rect("region", \.region, what: "[x, y, width, height] in window points") { f in

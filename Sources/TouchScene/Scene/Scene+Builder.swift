@@ -65,8 +65,9 @@ extension Scene {
             }
             views.append(view)
             viewPaths.append((view, path))
-            for (k, v) in members where ViewSchema.byKey[k]?.missing == nil {
-                try ViewSchema.byKey[k]!.read(&self, view, v, r.join(path, k))
+            for (k, v) in members {
+                guard let key = ViewSchema.byKey[k], key.missing == nil else { continue }   // required: read above
+                try key.read(&self, view, v, r.join(path, k))
             }
             return view
         }

@@ -69,14 +69,14 @@ package enum ViewSchema {
             v.frame = Rect(x: f[0], y: f[1], width: f[2], height: f[3])
         }, write: { _, v, w in
             let b = v.bounds
-            w.key(string: "frame"); numbers([v.center.x - b.width / 2, v.center.y - b.height / 2, b.width, b.height], &w)
+            w.key(string: "frame"); w.numbers([v.center.x - b.width / 2, v.center.y - b.height / 2, b.width, b.height])
         }),
         ViewKey("bounds", read: { b, v, json, p in
             let r = try b.reader.numbers(json, p, count: 4, what: "[x, y, width, height]")
             v.bounds = Rect(x: r[0], y: r[1], width: r[2], height: r[3])
         }, write: { _, v, w in
             let b = v.bounds
-            if b.origin != .zero { w.key(string: "bounds"); numbers([b.origin.x, b.origin.y, b.width, b.height], &w) }
+            if b.origin != .zero { w.key(string: "bounds"); w.numbers([b.origin.x, b.origin.y, b.width, b.height]) }
         }),
         ViewKey("transform", read: { b, v, json, p in
             let t = try b.reader.numbers(json, p, count: 6, what: "[a, b, c, d, tx, ty]")
@@ -85,7 +85,7 @@ package enum ViewSchema {
             v.transform = transform
         }, write: { _, v, w in
             let t = v.transform
-            if t != .identity { w.key(string: "transform"); numbers([t.a, t.b, t.c, t.d, t.tx, t.ty], &w) }
+            if t != .identity { w.key(string: "transform"); w.numbers([t.a, t.b, t.c, t.d, t.tx, t.ty]) }
         }),
         // The four corners of the bounds in window coordinates, after every transform on the way
         // (top-left, top-right, bottom-right, bottom-left), for programs that draw the scene: derived.
@@ -96,7 +96,7 @@ package enum ViewSchema {
             for corner in [Point(x: b.minX, y: b.minY), Point(x: b.maxX, y: b.minY),
                            Point(x: b.maxX, y: b.maxY), Point(x: b.minX, y: b.maxY)] {
                 let p = v.convert(corner, to: c.window)
-                numbers([p.x, p.y], &w)
+                w.numbers([p.x, p.y])
             }
             w.endArray()
         }),
@@ -114,7 +114,7 @@ package enum ViewSchema {
             v.touchInsets = EdgeInsets(top: i[0], left: i[1], bottom: i[2], right: i[3])
         }, write: { _, v, w in
             let i = v.touchInsets
-            if i != .zero { w.key(string: "touchInsets"); numbers([i.top, i.left, i.bottom, i.right], &w) }
+            if i != .zero { w.key(string: "touchInsets"); w.numbers([i.top, i.left, i.bottom, i.right]) }
         }),
         // `false`: touches whose hit-test view is this one, or inside it, never reach a mirror. Written
         // on the outermost such view only (its subviews are reserved with it).
@@ -161,12 +161,6 @@ package enum ViewSchema {
     /// Read before the rest, in this order, whatever the file's: the view needs its frame first.
     static let required = keys.filter { $0.missing != nil }
     static let byKey = Dictionary(uniqueKeysWithValues: keys.map { ($0.key, $0) })
-
-    static func numbers(_ list: [Double], _ w: inout JSONWriter) {
-        w.beginArray()
-        for n in list { w.number(n) }
-        w.endArray()
-    }
 }
 
 /// A scene file's own keys (docs/scenes.md): the top level and the window. Views, recognizers, device
