@@ -70,6 +70,7 @@ demo: release
 
 # Benchmarks (release): figures and how to reproduce them are in BENCHMARKS.md.
 bench: release
+	@scripts/deps.sh python3
 	bench/bench.sh
 
 # A fleet on this machine (bench/fleet.py): FLEET=50 kiosks (daemons replaying, MQTT bridges), one
