@@ -199,12 +199,12 @@ class TUIOTests(TestCase):
             self.assertTrue(any(abs(x - px) < 2e-3 and abs(y - py) < 2e-3 for px, py in path[:8]),
                             "touch %d pressed at (%.4f, %.4f), its path begins %s" % (session, x, y, path[:8]))
 
-    def last_word_after(self, recording, seconds):
-        """The 1.1 frames a bridge sent for `recording`, replayed once, `seconds` after it began."""
+    def last_word_after(self, recording, seconds, sig=signal.SIGTERM):
+        """The 1.1 frames a bridge sent for `recording`, replayed once, until `sig` `seconds` after."""
         dump, d, watcher, bridge = self.run_bridge(recording)
         watcher.pump(seconds)
-        bridge.send_signal(signal.SIGTERM)
-        bridge.wait(timeout=10)
+        bridge.send_signal(sig)
+        self.assertEqual(bridge.wait(timeout=10), 0)
         return tuio11_frames(dump.stop() and dump.bundles()), watcher
 
     def test_a_recording_that_ends_mid_touch_ends_with_an_empty_alive(self):
@@ -212,9 +212,10 @@ class TUIOTests(TestCase):
         # gone), and so does the bridge, before SIGTERM's last word.
         path = os.path.join(self.tempdir(), "mid-touch.evemu")
         tbsupport.evemu_frames(path, [{0: (1000, 1000 + 10 * i), 1: (3000, 1000 + 10 * i)} for i in range(60)], lift_at_end=False)
-        frames, watcher = self.last_word_after(path, 3.5)
+        frames, watcher = self.last_word_after(path, 3.5, sig=signal.SIGHUP)   # SIGHUP ends it as SIGTERM does
         self.assertEqual([t["phase"] for t in watcher.of("touch")][-2:], ["cancelled", "cancelled"])
         fresh = [f for i, f in enumerate(frames) if i == 0 or f[0] != frames[i - 1][0]]
+        self.assertEqual(frames[-1][1], [], "the last word: nothing alive")
         self.assertEqual(max(len(a) for _, a, _ in fresh), 2)
         self.assertEqual(fresh[-2][1], [], "the cancel's bundle: nothing alive: %s" % fresh[-4:])
 

@@ -61,9 +61,10 @@ package final class TUIOBridge {
         }
     }
 
-    /// Runs until SIGTERM or SIGINT; the last word is an empty alive set.
+    /// Runs until SIGTERM, SIGINT or SIGHUP (a closed terminal: its default would end us without a
+    /// word); the last word is an empty alive set.
     package func run() throws -> Int32 {
-        let signals = try SignalReceiver([SIGTERM, SIGINT])
+        let signals = try SignalReceiver([SIGTERM, SIGINT, SIGHUP])
         try loop.add(signals.fd) { [unowned self] _ in
             if !signals.take().isEmpty { loop.stop() }
         }
