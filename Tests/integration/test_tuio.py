@@ -1,5 +1,6 @@
 """`touchbridgectl tuio` against a TUIO client no one here wrote: liblo's oscdump (Debian liblo-tools)
 decodes the bundles, which must say what the daemon's touches topic says, frame by frame."""
+import math
 import signal
 import subprocess
 import time
@@ -34,15 +35,17 @@ class OSCDump:
     def bundles(self):
         """oscdump prints a bundle's messages one a line, each after a time tag; for an immediate
         bundle that is the time it was read, which two bundles read in one pass may share and one
-        bundle's messages may not. So a 1.1 bundle is told by its first message, its source; other
-        messages (the gestures') by their time tag."""
+        bundle's messages may not. So a 1.1 bundle is told by its first message, its source, a 2.0
+        bundle by its frm; other messages (the gestures') by their time tag."""
         out, tag = [], None
         for line in self.lines:
             parts = line.split()
-            if len(parts) < 3 or not parts[1].startswith("/"):
+            if len(parts) < 2 or not parts[1].startswith("/"):
                 continue
             cursor = parts[1] == "/tuio/2Dcur"
-            if (cursor and parts[3:4] == ['"source"']) or (not cursor and parts[0] != tag) or not out:
+            frm = parts[1] == "/tuio2/frm"
+            tuio2 = parts[1].startswith("/tuio2/")
+            if (cursor and parts[3:4] == ['"source"']) or frm or (not cursor and not tuio2 and parts[0] != tag) or not out:
                 out.append([])
             tag = parts[0]
             args = [a.strip('"') for a in parts[3:]]
@@ -61,6 +64,19 @@ def tuio11_frames(bundles):
         fseq = next(int(a[1]) for a in cur if a[0] == "fseq")
         sets = {int(a[1]): (float(a[2]), float(a[3])) for a in cur if a[0] == "set"}
         frames.append((fseq, [int(x) for x in alive], sets))
+    return frames
+
+
+def tuio20_frames(bundles):
+    """The 2.0 bundles as (frame id, source, dimension, alive ids, {id: ptr args})."""
+    frames = []
+    for b in bundles:
+        if not b or b[0][0] != "/tuio2/frm":
+            continue
+        frm = b[0][1]
+        alive = next(a for p, a in b if p == "/tuio2/alv")
+        ptrs = {int(a[0]): a for p, a in b if p == "/tuio2/ptr"}
+        frames.append((int(frm[0]), frm[3], int(frm[2]), [int(x) for x in alive], ptrs))
     return frames
 
 
@@ -145,6 +161,68 @@ class TUIOTests(TestCase):
                 self.assertAlmostEqual(y, w_sets[s][1], delta=1e-4)
             sessions_seen |= set(alive)
         self.assertEqual(sorted(sessions_seen), list(range(1, 5)), "four touches, four sessions")
+
+    def test_tuio2_frames_say_what_the_touches_topic_says_and_1_1_rides_along(self):
+        dump, d, watcher, bridge = self.run_bridge(FOUR_FINGERS, extra=["--profile", "both"])
+        window = watcher.until(lambda l: l["event"] == "scene")[-1]["scene"]["window"]
+        watcher.pump(6)
+        time.sleep(1.3)                                  # an idle re-send, at least
+        bridge.send_signal(signal.SIGTERM)
+        self.assertEqual(bridge.wait(timeout=10), 0, bridge.stderr.read())
+        bundles = dump.stop() and dump.bundles()
+        got = tuio20_frames(bundles)
+        want = expected_frames(watcher.lines_seen, window["width"], window["height"])
+        self.assertTrue(tuio11_frames(bundles), "--profile both sends 1.1 too")
+        # Every 2.0 bundle has a newer frame id (re-sends too: 2.0 clients drop a frame not newer).
+        ids = [f[0] for f in got]
+        self.assertEqual(ids, sorted(set(ids)))
+        host = os.uname().nodename
+        # First the plain source's empty alive (no device heard of yet), then device 0's frames.
+        self.assertEqual(got[0][1], "touchbridge@" + host)
+        self.assertEqual(got[0][3], [])
+        # While no device is there (before the replay, after its device went), re-sends are the plain
+        # source's, with nothing alive; the rest are device 0's.
+        plain = [f for f in got if f[1] == "touchbridge@" + host]
+        self.assertEqual({tuple(f[3]) for f in plain}, {()})
+        device0 = [f for f in got if f[1] != "touchbridge@" + host]
+        self.assertEqual({f[1] for f in device0}, {"touchbridge:0@" + host})
+        self.assertEqual({f[2] for f in device0}, {(int(window["width"]) << 16) | int(window["height"])})
+        changed = [f for i, f in enumerate(device0) if f[4] or (i > 0 and f[3] != device0[i - 1][3])]
+        self.assertEqual(len(changed), len(want), [f[3] for f in changed][:5])
+        for i, (f, (w_alive, w_sets)) in enumerate(zip(changed, want)):
+            self.assertEqual(f[3], w_alive, "frame %d" % i)
+            self.assertEqual(sorted(f[4]), sorted(w_sets), "frame %d" % i)
+            for s_id, a in f[4].items():
+                self.assertEqual(int(a[1]), 0, "a finger is the spec's default pointer type, user 0")
+                self.assertAlmostEqual(float(a[3]), w_sets[s_id][0], delta=1e-4)
+                self.assertAlmostEqual(float(a[4]), w_sets[s_id][1], delta=1e-4)
+                self.assertEqual(len(a), 14, "s_id tu_id c_id x y angle shear radius press X Y P m p")
+        self.assertEqual(got[-1][3], [], "the last word: nothing alive")
+        self.assertGreater(len(device0), len(changed), "idle re-sends")
+
+    def test_tuio2_says_a_pencil_as_a_stylus_with_its_pressure(self):
+        pen = os.path.join(FIXTURES, "evemu-devices__wacom-cintiq-13hd-pen__hover-strokes.evemu")
+        dump, d, watcher, bridge = self.run_bridge(pen, extra=["--profile", "2.0"])
+        seen = watcher.until(lambda l: l["event"] == "touch" and l["phase"] == "ended", timeout=30)
+        time.sleep(0.3)
+        bridge.send_signal(signal.SIGTERM)
+        bridge.wait(timeout=10)
+        got = tuio20_frames(dump.stop() and dump.bundles())
+        self.assertFalse(tuio11_frames(dump.bundles()), "--profile 2.0 sends no 1.1")
+        ptrs = [a for f in got for a in f[4].values()]
+        self.assertTrue(ptrs, "the pen's strokes made no pointers")
+        self.assertEqual({int(a[1]) for a in ptrs}, {41}, "a pencil is the spec's stylus")
+        # The first stroke, line by line: its force on UIKit's pencil scale (25/6 its top, T11) as
+        # pressure, its tilt from upright (π/2 − altitude) as shear.
+        first = [l for l in seen if l["event"] == "touch" and l["phase"] in ("began", "moved")]
+        self.assertTrue(first and all(l["type"] == "pencil" for l in first))
+        said = [f[4][1] for f in got if 1 in f[4]]
+        self.assertEqual(len(said), len(first))
+        for a, l in zip(said, first):
+            self.assertAlmostEqual(float(a[8]), min(1, l["force"] / (25 / 6)), delta=1e-4)
+            self.assertAlmostEqual(float(a[6]), math.pi / 2 - l["altitude"], delta=1e-4)
+            self.assertEqual(int(a[2]), l["id"], "the component id is the daemon's touch id")
+        self.assertGreater(max(float(a[8]) for a in said), 0)
 
     def test_the_daemon_going_away_leaves_no_cursor_alive(self):
         dump, d, watcher, bridge = self.run_bridge(FOUR_FINGERS)

@@ -4,7 +4,7 @@ import TouchScene
 import TouchSystem
 
 /// `touchbridgectl tuio` (docs/tuio.md): a client of the daemon's socket that says its touches as TUIO
-/// 1.1 over UDP, so that TouchDesigner, Unity, Qt's TuioTouch, openFrameworks and Processing hear the
+/// 1.1, 2.0 or both over UDP, so that TouchDesigner, Unity, Qt's TuioTouch, openFrameworks and Processing hear the
 /// panel with no bridge of their own. The daemon stays without network; this process reads the
 /// `touches`, `scene` (the window's size, for normalizing) and `devices` topics, and `gestures` with
 /// `--gestures`.
@@ -20,6 +20,8 @@ package final class TUIOBridge {
         /// `--device`: an index, or a name or shell pattern (of the name or node), as `set --device`.
         package var device = ClientCommand.DeviceTarget.all
         package var gestures = false
+        /// `--profile 1.1|2.0|both`.
+        package var profiles: [TUIOSender.Profile] = [.v1_1]
     }
 
     /// While nothing changes, the alive set is said again this often (seconds).
@@ -47,7 +49,7 @@ package final class TUIOBridge {
         self.options = options
         self.log = log
         loop = try EventLoop()
-        sender = try TUIOSender(targets: options.targets, source: options.source)
+        sender = try TUIOSender(targets: options.targets, source: options.source, profiles: options.profiles)
         resend = try Timer()
         daemon = try DaemonConnection(path: socketPath, topics: ["touches", "scene", "devices"] + (options.gestures ? ["gestures"] : []),
                                       loop: loop)
@@ -69,17 +71,17 @@ package final class TUIOBridge {
             if !signals.take().isEmpty { loop.stop() }
         }
         defer { loop.remove(signals.fd) }
-        log.info("TUIO 1.1 to \(sender.targets.map(\.text).joined(separator: ", ")) as \"\(options.source)\""
+        log.info("TUIO \(options.profiles.map(\.rawValue).joined(separator: " and ")) to \(sender.targets.map(\.text).joined(separator: ", ")) as \"\(options.source)\""
                  + Self.describe(options.device) + (options.gestures ? ", with gestures" : ""))
         // The first word is an empty alive set: cursors a client still holds from a bridge that did
         // not end cleanly (killed, a host that lost power) go.
-        say(changed: [], newFrame: true)
+        say(nil)
         resend.arm(at: monotonicNow() + Self.resendInterval, interval: Self.resendInterval)
         daemon.start()
         loop.run()
         flush()
         sessions.removeAll()
-        say(changed: [], newFrame: true)
+        say(nil)
         daemon.stop()
         loop.remove(resend.fd)
         log.info("sent \(sender.bundlesSent) bundle\(sender.bundlesSent == 1 ? "" : "s")")
@@ -104,14 +106,17 @@ package final class TUIOBridge {
             let y = g.y.map { window.height > 0 ? $0 / window.height : 0 } ?? 0
             gestures.append(TUIOSender.Gesture(recognizer: g.recognizer, type: g.type, state: g.state, x: x, y: y, touches: g.touches ?? 0))
         case .scene:
-            if let json = line.json, let o = SceneLine.Outline.decode(json) { window = (o.width, o.height) }
+            if let json = line.json, let o = SceneLine.Outline.decode(json) {
+                window = (o.width, o.height)
+                sender.window = window
+            }
         case .device:
             guard let json = line.json, let d = DeviceLine.decode(json) else { return }
             if d.action == "removed" {
                 flush()
                 devices[d.device] = nil
                 // Its touches were cancelled before it went; had a line been lost, they end here.
-                if sessions.remove(device: d.device) { say(changed: [], newFrame: true) }
+                if sessions.remove(device: d.device) || options.profiles.contains(.v2_0) { say(nil, removed: d.device) }
             } else {
                 devices[d.device] = (d.name, d.node)
             }
@@ -138,7 +143,7 @@ package final class TUIOBridge {
         if pending != nil {
             pending = nil
             let frame = sessions.end()
-            if frame.isChange { say(changed: frame.changed, newFrame: true) }
+            if frame.isChange { say(frame) }
         }
         if !gestures.isEmpty {
             sender.send(gestures: gestures)
@@ -146,8 +151,10 @@ package final class TUIOBridge {
         }
     }
 
-    private func say(changed: [TUIOSessions.Cursor], newFrame: Bool) {
-        sender.send(alive: sessions.alive, changed: changed, newFrame: newFrame)
+    /// Says `frame`, or (nil) the alive sets as they are: `newFrame` false for the idle re-send, `removed`
+    /// for a device gone.
+    private func say(_ frame: TUIOSessions.Frame?, newFrame: Bool = true, removed: Int? = nil) {
+        if let frame { sender.send(frame: frame) } else { sender.sendAlive(sessions.alive, newFrame: newFrame, removed: removed) }
         lastSent = monotonicNow()
         if !sender.lastSendWorked, let why = sender.lastFailure, why != failing?.reason {
             log.warning("cannot send: \(why) (said once while it lasts)")
@@ -161,7 +168,7 @@ package final class TUIOBridge {
     /// Nothing said for a second: the alive set again, with the last fseq.
     private func idle() {
         guard monotonicNow() - lastSent >= Self.resendInterval * 0.9 else { return }
-        say(changed: [], newFrame: false)
+        say(nil, newFrame: false)
     }
 
     private func daemonLost(_ reason: String, _ wait: Double?, _ failures: Int) {
@@ -170,7 +177,8 @@ package final class TUIOBridge {
         devices = [:]                                   // a daemon that restarts numbers devices anew
         let hadCursors = !sessions.isEmpty
         sessions.removeAll()
-        if hadCursors || failures == 0 { say(changed: [], newFrame: true) }
+        if hadCursors || failures == 0 { say(nil) }
+        sender.forgetDevices()
         if failures == 0 { log.warning("\(reason); no cursors alive until it is back") }
         else if failures == 1 { log.warning("\(reason); trying again in \(wait ?? 0) s") }
     }
@@ -178,8 +186,9 @@ package final class TUIOBridge {
 
 extension Ctl {
     package static let tuio = Command("tuio",
-        "say the touches as TUIO 1.1 over UDP (OSC through liblo) for TouchDesigner, Unity, Qt,\nopenFrameworks, Processing; with --gestures the daemon's gestures ride along", options: [
+        "say the touches as TUIO 1.1 or 2.0 over UDP (OSC through liblo) for TouchDesigner, Unity, Qt,\nopenFrameworks, Processing; with --gestures the daemon's gestures ride along", options: [
         .option("udp", "HOST:PORT", "where to send, repeatable (default 127.0.0.1:3333, TUIO's port)"),
+        .option("profile", "1.1|2.0|both", "TUIO's profile (default 1.1; 2.0 says each device under a source of its own)"),
         .option("source", "NAME", "the source the bundles name (default touchbridge@HOSTNAME)"),
         .option("device", "INDEX|NAME|PATTERN", "only this device's touches (default every device's, in one alive set)"),
         .flag("gestures", "also a /touchbridge/gesture bundle after each frame's, one message a gesture line"),
@@ -195,12 +204,22 @@ extension Ctl {
         }
         if let d = a["device"] { o.device = ClientCommand.DeviceTarget(option: d) }
         o.gestures = a.has("gestures")
+        if let p = a["profile"] { o.profiles = try TUIOBridge.profiles(p, command: "tuio") }
         let bridge = try TUIOBridge(options: o, socketPath: try DaemonSocket.path(a), log: Logger(program: "touchbridgectl tuio", level: .info))
         return try bridge.run()
     }
 }
 
 extension TUIOBridge {
+    /// `--profile 1.1|2.0|both`.
+    package static func profiles(_ text: String, command: String) throws -> [TUIOSender.Profile] {
+        if text == "both" { return [.v1_1, .v2_0] }
+        guard let p = TUIOSender.Profile(rawValue: text) else {
+            throw Arguments.Failure(description: "touchbridgectl \(command): --profile \(text): give 1.1, 2.0 or both")
+        }
+        return [p]
+    }
+
     /// `HOST:PORT`, `[IPV6]:PORT`.
     package static func target(_ text: String) throws -> TUIOSender.Target {
         let bad = Arguments.Failure(description: "touchbridgectl tuio: --udp \(text): give HOST:PORT (127.0.0.1:3333, [::1]:3333, kiosk.local:3333)")

@@ -21,6 +21,19 @@ package struct TUIOSessions {
         package var acceleration = 0.0
         /// The time of the frame that last changed it (the daemon's, seconds).
         package var time: Double
+        /// The daemon's touch id (TUIO 2.0's component id).
+        package var touch = 0
+        /// A pencil (TUIO 2.0's stylus), not a finger.
+        package var pencil = false
+        /// The contact's major radius normalized over the window's width (0: the device does not say).
+        package var radius = 0.0
+        /// 0…1: a finger's force over the top of a panel's range (2.0, T8), a pencil's over UIKit's
+        /// maximum for it (25/6, T11); 0 without a pressure sensor.
+        package var pressure = 0.0
+        /// A pencil's tilt from upright (π/2 − altitude, radians; 0 upright or without tilt), TUIO 2.0's shear.
+        package var shear = 0.0
+        /// The pressure's change a second, and that change's change a second.
+        package var pressureSpeed = 0.0, pressureAcceleration = 0.0
     }
 
     /// A frame's outcome: the cursors that began or moved in it, and every one still down afterwards,
@@ -67,7 +80,11 @@ package struct TUIOSessions {
         case "began":
             // A began for a touch already down (a line lost, a daemon that restarted mid-touch): the
             // old session ends and a new one begins, so a client never sees one cursor jump.
-            down[key] = Cursor(session: nextSession, device: t.device, x: x, y: y, time: t.time)
+            var c = Cursor(session: nextSession, device: t.device, x: x, y: y, time: t.time)
+            c.touch = t.id
+            c.pencil = t.type == "pencil"
+            Self.hardware(t, width: width, into: &c)
+            down[key] = c
             nextSession = nextSession == Int32.max ? 1 : nextSession + 1
             changedKeys.append(key)
         case "moved":
@@ -80,6 +97,13 @@ package struct TUIOSessions {
                 c.vx = vx
                 c.vy = vy
             }
+            let pressure = c.pressure
+            Self.hardware(t, width: width, into: &c)
+            if dt > 0 {
+                let speed = (c.pressure - pressure) / dt
+                c.pressureAcceleration = (speed - c.pressureSpeed) / dt
+                c.pressureSpeed = speed
+            }
             c.x = x
             c.y = y
             c.time = t.time
@@ -91,6 +115,14 @@ package struct TUIOSessions {
         default:
             return
         }
+    }
+
+    /// The radius, pressure and shear of `t` (T8, T11).
+    private static func hardware(_ t: TouchLines.Decoded, width: Double, into c: inout Cursor) {
+        c.radius = width > 0 ? t.majorRadius / width : 0
+        let top = c.pencil ? 25.0 / 6.0 : 2.0
+        c.pressure = min(1, max(0, t.force / top))
+        c.shear = t.altitude.map { max(0, Double.pi / 2 - $0) } ?? 0
     }
 
     /// Ends the frame begun.

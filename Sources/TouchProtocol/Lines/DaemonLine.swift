@@ -236,6 +236,12 @@ extension TouchLines {
         public var view: String?
         public var tapCount: Int
         public var type: String
+        /// Points; 0 when the device does not say.
+        public var majorRadius: Double = 0
+        /// 0…1 of the device's range (1 is UIKit's "average touch" only for a pencil's scale).
+        public var force: Double = 0
+        /// A pencil's altitude over the surface (radians, π/2 upright); nil without tilt.
+        public var altitude: Double?
     }
 
     public static func decode(_ json: JSON) -> Decoded? {
@@ -243,7 +249,8 @@ extension TouchLines {
               let phase = json["phase"]?.stringValue else { return nil }
         return Decoded(time: json["time"]?.numberValue ?? 0, device: d, id: id, phase: phase, x: json["x"]?.numberValue ?? 0,
                        y: json["y"]?.numberValue ?? 0, view: json["view"]?.stringValue, tapCount: json["tapCount"]?.intValue ?? 0,
-                       type: json["type"]?.stringValue ?? "direct")
+                       type: json["type"]?.stringValue ?? "direct", majorRadius: json["majorRadius"]?.numberValue ?? 0,
+                       force: json["force"]?.numberValue ?? 0, altitude: json["altitude"]?.numberValue)
     }
 }
 
