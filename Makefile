@@ -16,8 +16,8 @@ DESTDIR    ?=
 # add (the command-line tools and the browser the integration tests drive). scripts/deps.sh installs
 # the missing ones; each target asks only for what it uses, so `make run` on a device installs no
 # test tools.
-BUILD_DEPS := pkg-config libevdev-dev libudev-dev libxkbcommon-dev xkb-data libsystemd-dev libmosquitto-dev liblo-dev
-TEST_DEPS  := python3 socat systemd chromium nodejs dbus-daemon python3-dbus python3-gi mosquitto mosquitto-clients openssl liblo-tools python3-pyqt6 qt6-qpa-plugins
+BUILD_DEPS := pkg-config libevdev-dev libudev-dev libxkbcommon-dev xkb-data libsystemd-dev libmosquitto-dev liblo-dev libwslay-dev nettle-dev
+TEST_DEPS  := python3 socat systemd chromium nodejs dbus-daemon python3-dbus python3-gi mosquitto mosquitto-clients openssl liblo-tools python3-pyqt6 qt6-qpa-plugins python3-websockets
 DEPS       := $(BUILD_DEPS) $(TEST_DEPS)
 SWIFTFLAGS := -Xswiftc -warnings-as-errors
 

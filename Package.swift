@@ -64,7 +64,9 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // OSC for `touchbridgectl tuio` (docs/tuio.md).
         .systemLibrary(name: "CLiblo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
-        .target(name: "TouchClients", dependencies: ["TouchCore", "TouchSystem", "TouchInput", "TouchProtocol", "TouchScene", "VisualizerPage", "CLinux", "CSystemd", "CMosquitto", "CLiblo"],
+        // Debian ships no .pc for wslay; nettle is linked by the module map too.
+        .systemLibrary(name: "CWslay", providers: [.apt(["libwslay-dev", "nettle-dev"])]),
+        .target(name: "TouchClients", dependencies: ["TouchCore", "TouchSystem", "TouchInput", "TouchProtocol", "TouchScene", "VisualizerPage", "CLinux", "CSystemd", "CMosquitto", "CLiblo", "CWslay"],
                 swiftSettings: releaseSpeed),
         .executableTarget(name: "touchbridged", dependencies: ["TouchDaemon", "TouchSystem", "TouchProtocol"], swiftSettings: releaseSpeed),
         .executableTarget(name: "touchbridgectl", dependencies: ["TouchDaemon", "TouchClients", "TouchSystem", "TouchProtocol"], swiftSettings: releaseSpeed),

@@ -21,7 +21,7 @@ MAY_IMPORT = {
     "TouchDaemon": {"TouchCore", "TouchSystem", "TouchInput", "TouchProtocol", "TouchScene", "VisualizerPage",
                     "CLinux", "CXkbcommon", "CEvdev"},
     "TouchClients": {"TouchCore", "TouchSystem", "TouchInput", "TouchProtocol", "TouchScene", "VisualizerPage",
-                     "CLinux", "CSystemd", "CMosquitto", "CLiblo"},
+                     "CLinux", "CSystemd", "CMosquitto", "CLiblo", "CWslay"},
     "touchbridged": {"TouchDaemon", "TouchSystem", "TouchProtocol"},
 }
 STANDARD = {"Glibc", "Synchronization", "PackageDescription", "PackagePlugin"}
@@ -59,11 +59,11 @@ class LayeringTests(TestCase):
 
     def test_the_daemon_links_neither_mosquitto_nor_sd_bus(self):
         reached = closure(self.graph, "touchbridged")
-        for library in ("CMosquitto", "CSystemd", "CLiblo", "TouchClients"):
+        for library in ("CMosquitto", "CSystemd", "CLiblo", "CWslay", "TouchClients"):
             self.assertNotIn(library, reached, "touchbridged's target graph reaches " + library)
         # And what the linker made of it: sd_notify is a datagram of our own (TouchSystem/SystemdNotifier).
         out = subprocess.run(["ldd", DAEMON], capture_output=True, text=True, timeout=60).stdout
-        for library in ("libmosquitto", "libsystemd", "liblo"):
+        for library in ("libmosquitto", "libsystemd", "liblo", "libwslay", "libnettle"):
             self.assertNotIn(library, out, "touchbridged is linked with " + library)
 
     def test_the_clients_never_reach_the_daemon(self):
