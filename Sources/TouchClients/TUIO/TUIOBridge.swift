@@ -24,42 +24,32 @@ package final class TUIOBridge {
         package var profiles: [TUIOSender.Profile] = [.v1_1]
     }
 
-    /// While nothing changes, the alive set is said again this often (seconds).
-    package static let resendInterval = 1.0
-
     private let options: Options
     private let log: Logger
     private let loop: EventLoop
     private let daemon: DaemonConnection
-    private let sender: TUIOSender
+    private let stream: TUIOStream
     private let resend: Timer
-    private var sessions = TUIOSessions()
-    private var window = (width: 0.0, height: 0.0)
-    /// The devices present, by index: what `--device` is matched against.
-    private var devices: [Int: (name: String, node: String)] = [:]
-    /// The frame being gathered: the touch lines of one device with one time.
-    private var pending: (time: Double, device: Int)?
-    private var gestures: [TUIOSender.Gesture] = []
-    private var lastSent = 0.0
-    /// Sending fails: the reason logged, and the failures counted when it began (a target gone stays
-    /// one log line, not one a frame).
-    private var failing: (reason: String, since: Int)?
 
     package init(options: Options, socketPath: String, log: Logger) throws {
         self.options = options
         self.log = log
         loop = try EventLoop()
-        sender = try TUIOSender(targets: options.targets, source: options.source, profiles: options.profiles)
+        let sender = try TUIOSender(targets: options.targets, source: options.source, profiles: options.profiles)
+        stream = TUIOStream(sender: sender, device: options.device, gestures: options.gestures, log: log)
         resend = try Timer()
-        daemon = try DaemonConnection(path: socketPath, topics: ["touches", "scene", "devices"] + (options.gestures ? ["gestures"] : []),
-                                      loop: loop)
+        daemon = try DaemonConnection(path: socketPath, topics: TUIOStream.topics(gestures: options.gestures), loop: loop)
         daemon.onConnect = { [log] in log.info("reading \(socketPath)") }
-        daemon.onLine = { [unowned self] in line($0) }
-        daemon.onReadEnd = { [unowned self] in flush() }
-        daemon.onDisconnect = { [unowned self] reason, wait, failures in daemonLost(reason, wait, failures) }
+        daemon.onLine = { [unowned self] in stream.line($0) }
+        daemon.onReadEnd = { [unowned self] in stream.flush() }
+        daemon.onDisconnect = { [unowned self] reason, wait, failures in
+            stream.daemonLost(failures: failures)
+            if failures == 0 { log.warning("\(reason); no cursors alive until it is back") }
+            else if failures == 1 { log.warning("\(reason); trying again in \(wait ?? 0) s") }
+        }
         try loop.add(resend.fd) { [unowned self] _ in
             resend.acknowledge()
-            idle()
+            stream.idle()
         }
     }
 
@@ -71,26 +61,73 @@ package final class TUIOBridge {
             if !signals.take().isEmpty { loop.stop() }
         }
         defer { loop.remove(signals.fd) }
+        let sender = stream.sender
         log.info("TUIO \(options.profiles.map(\.rawValue).joined(separator: " and ")) to \(sender.targets.map(\.text).joined(separator: ", ")) as \"\(options.source)\""
                  + Self.describe(options.device) + (options.gestures ? ", with gestures" : ""))
-        // The first word is an empty alive set: cursors a client still holds from a bridge that did
-        // not end cleanly (killed, a host that lost power) go.
-        say(nil)
-        resend.arm(at: monotonicNow() + Self.resendInterval, interval: Self.resendInterval)
+        stream.start()
+        resend.arm(at: monotonicNow() + TUIOStream.resendInterval, interval: TUIOStream.resendInterval)
         daemon.start()
         loop.run()
-        flush()
-        sessions.removeAll()
-        say(nil)
+        stream.stop()
         daemon.stop()
         loop.remove(resend.fd)
         log.info("sent \(sender.bundlesSent) bundle\(sender.bundlesSent == 1 ? "" : "s")")
         return 0
     }
 
-    // MARK: The daemon's lines
+    private static func describe(_ t: ClientCommand.DeviceTarget) -> String {
+        switch t {
+        case .all: ""
+        case .index(let i): ", device \(i)"
+        case .name(let p): ", device \(p)"
+        }
+    }
+}
 
-    private func line(_ line: DaemonLine) {
+/// The daemon's lines made TUIO bundles, for the UDP bridge and the WebSocket bridge alike: frames
+/// gathered from the touch lines (one device, one time), sessions kept, the promises kept (an empty
+/// alive at the start, when a device or the daemon goes, and at the end; the alive sets again while idle).
+package final class TUIOStream {
+    /// While nothing changes, the alive set is said again this often (seconds).
+    package static let resendInterval = 1.0
+
+    package static func topics(gestures: Bool) -> [String] { ["touches", "scene", "devices"] + (gestures ? ["gestures"] : []) }
+
+    package let sender: TUIOSender
+    private let log: Logger
+    private let device: ClientCommand.DeviceTarget
+    private let gestures: Bool
+    private var sessions = TUIOSessions()
+    private var window = (width: 0.0, height: 0.0)
+    /// The devices present, by index: what `--device` is matched against.
+    private var devices: [Int: (name: String, node: String)] = [:]
+    /// The frame being gathered: the touch lines of one device with one time.
+    private var pending: (time: Double, device: Int)?
+    private var frameGestures: [TUIOSender.Gesture] = []
+    private var lastSent = 0.0
+    /// Sending fails: the reason logged, and the failures counted when it began (a target gone stays
+    /// one log line, not one a frame).
+    private var failing: (reason: String, since: Int)?
+
+    package init(sender: TUIOSender, device: ClientCommand.DeviceTarget = .all, gestures: Bool = false, log: Logger) {
+        self.sender = sender
+        self.device = device
+        self.gestures = gestures
+        self.log = log
+    }
+
+    /// The first word is an empty alive set: cursors a client still holds from a bridge that did not
+    /// end cleanly (killed, a host that lost power) go.
+    package func start() { say(nil) }
+
+    /// The last word: every session ends.
+    package func stop() {
+        flush()
+        sessions.removeAll()
+        say(nil)
+    }
+
+    package func line(_ line: DaemonLine) {
         switch line.event {
         case .touch:
             guard let json = line.json, let t = TouchLines.decode(json), takes(t.device) else { return }
@@ -101,10 +138,10 @@ package final class TUIOBridge {
             }
             sessions.apply(t, width: window.width, height: window.height)
         case .gesture:
-            guard options.gestures, let json = line.json, let g = GestureLine.decode(json), g.device.map(takes) ?? true else { return }
+            guard gestures, let json = line.json, let g = GestureLine.decode(json), g.device.map(takes) ?? true else { return }
             let x = g.x.map { window.width > 0 ? $0 / window.width : 0 } ?? 0
             let y = g.y.map { window.height > 0 ? $0 / window.height : 0 } ?? 0
-            gestures.append(TUIOSender.Gesture(recognizer: g.recognizer, type: g.type, state: g.state, x: x, y: y, touches: g.touches ?? 0))
+            frameGestures.append(TUIOSender.Gesture(recognizer: g.recognizer, type: g.type, state: g.state, x: x, y: y, touches: g.touches ?? 0))
         case .scene:
             if let json = line.json, let o = SceneLine.Outline.decode(json) {
                 window = (o.width, o.height)
@@ -116,7 +153,7 @@ package final class TUIOBridge {
                 flush()
                 devices[d.device] = nil
                 // Its touches were cancelled before it went; had a line been lost, they end here.
-                if sessions.remove(device: d.device) || options.profiles.contains(.v2_0) { say(nil, removed: d.device) }
+                if sessions.remove(device: d.device) || sender.profiles.contains(.v2_0) { say(nil, removed: d.device) }
             } else {
                 devices[d.device] = (d.name, d.node)
             }
@@ -124,30 +161,23 @@ package final class TUIOBridge {
         }
     }
 
-    private static func describe(_ t: ClientCommand.DeviceTarget) -> String {
-        switch t {
-        case .all: ""
-        case .index(let i): ", device \(i)"
-        case .name(let p): ", device \(p)"
-        }
-    }
-
     /// Whether `--device` takes the device at `index` (one not yet told of: only by its index).
     private func takes(_ index: Int) -> Bool {
         let d = devices[index]
-        return options.device.selects(index: index, name: d?.name ?? "", node: d?.node ?? "")
+        return device.selects(index: index, name: d?.name ?? "", node: d?.node ?? "")
     }
 
-    /// Says the frame gathered (and then its gestures).
-    private func flush() {
+    /// Says the frame gathered (and then its gestures): at the end of each read from the daemon, and
+    /// when a line of another frame comes.
+    package func flush() {
         if pending != nil {
             pending = nil
             let frame = sessions.end()
             if frame.isChange { say(frame) }
         }
-        if !gestures.isEmpty {
-            sender.send(gestures: gestures)
-            gestures = []
+        if !frameGestures.isEmpty {
+            sender.send(gestures: frameGestures)
+            frameGestures = []
         }
     }
 
@@ -165,22 +195,21 @@ package final class TUIOBridge {
         }
     }
 
-    /// Nothing said for a second: the alive set again, with the last fseq.
-    private func idle() {
+    /// The resend timer: nothing said for a second, the alive set again (1.1 with the last fseq).
+    package func idle() {
         guard monotonicNow() - lastSent >= Self.resendInterval * 0.9 else { return }
         say(nil, newFrame: false)
     }
 
-    private func daemonLost(_ reason: String, _ wait: Double?, _ failures: Int) {
+    /// The daemon went (`failures` 0) or is still away: its cursors end at once.
+    package func daemonLost(failures: Int) {
         pending = nil
-        gestures = []
+        frameGestures = []
         devices = [:]                                   // a daemon that restarts numbers devices anew
         let hadCursors = !sessions.isEmpty
         sessions.removeAll()
         if hadCursors || failures == 0 { say(nil) }
         sender.forgetDevices()
-        if failures == 0 { log.warning("\(reason); no cursors alive until it is back") }
-        else if failures == 1 { log.warning("\(reason); trying again in \(wait ?? 0) s") }
     }
 }
 
