@@ -25,6 +25,14 @@ def say(obj):
 
 async def main(a):
     extra = {"origin": a.origin} if a.origin else {}
+    if a.stall:
+        # A small receive buffer, so that what the server sends waits on its side, not in ours.
+        import socket
+        host, port = a.url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.connect((host, int(port)))
+        extra["sock"] = s
     try:
         ws = await websockets.connect(a.url, max_size=None, max_queue=None if a.stall else 32, open_timeout=10, **extra)
     except websockets.exceptions.InvalidStatusCode as e:

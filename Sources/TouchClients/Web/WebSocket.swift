@@ -17,8 +17,10 @@ package final class WebSocketConnection {
 
     /// What a client may send in one message (a control command is a line of JSON): more is closed with 1009.
     package static let maximumMessage = 64 * 1024
-    /// Bytes waiting for a client before it is closed as too far behind (the socket's 1 MiB).
-    package static let backlogLimit = 1024 * 1024
+    /// Bytes waiting for a client before it is closed as too far behind (default the socket's 1 MiB,
+    /// `--client-queue`).
+    package static let defaultBacklog = 1024 * 1024
+    package let backlogLimit: Int
 
     package let peer: HTTPServer.Peer
     private unowned let server: HTTPServer
@@ -31,8 +33,10 @@ package final class WebSocketConnection {
     /// What the connection is for (the bridge's subscription), kept with it.
     package var info: AnyObject?
 
-    package init(peer: HTTPServer.Peer, server: HTTPServer) throws {
+    package init(peer: HTTPServer.Peer, server: HTTPServer, backlog: Int = WebSocketConnection.defaultBacklog) throws {
+        precondition(server.queueLimit > backlog, "the server's queue must fit a close frame past the backlog")
         self.peer = peer
+        backlogLimit = backlog
         self.server = server
         var callbacks = Self.callbacks
         let rc = wslay_event_context_server_init(&context, &callbacks, Unmanaged.passUnretained(self).toOpaque())
@@ -69,7 +73,7 @@ package final class WebSocketConnection {
     @discardableResult
     package func send(_ bytes: UnsafeRawBufferPointer, text: Bool) -> Bool {
         guard state == .open, let context else { return false }
-        if peer.output.count >= Self.backlogLimit {
+        if peer.output.count >= backlogLimit {
             close(code: UInt16(WSLAY_CODE_POLICY_VIOLATION.rawValue), reason: "too far behind: \(peer.output.count) bytes waited for this client")
             return false
         }

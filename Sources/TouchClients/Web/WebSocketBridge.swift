@@ -28,14 +28,25 @@ package final class WebSocketBridge {
         /// `--serve DIR`: its files at /NAME.
         package var serve: String?
         package var source = "touchbridge@" + MQTTConfig.hostname()
+        /// `--client-queue BYTES`: what may wait for a client before it is closed as too far behind.
+        package var clientQueue = WebSocketConnection.defaultBacklog
     }
 
     /// What a connection asked for.
     final class Subscription {
         enum Kind: Equatable { case lines(Topics), tuio(TUIOSender.Profile) }
         let kind: Kind
+        /// The answers to the client's commands, in the order it sent them: one the daemon has not
+        /// answered yet (nil) holds back those after it, a refusal made here included.
+        var answers: [[UInt8]?] = []
+        /// Answers sent before `answers[0]`.
+        var answered = 0
         init(_ kind: Kind) { self.kind = kind }
     }
+
+    /// Kernel memory a WebSocket client may hold (SO_SNDBUF): with `--client-queue`, how far behind it
+    /// may fall before it is closed (loopback's autotuning would let it hold 4 MiB unseen).
+    static let sendBuffer: Int32 = 256 * 1024
 
     private let options: Options
     private let log: Logger
@@ -57,7 +68,7 @@ package final class WebSocketBridge {
         loop = try EventLoop()
         // Above a connection's backlog limit, so the close frame that says "too far behind" always fits.
         http = try HTTPServer(address: options.listen, loop: loop, log: log, requireToken: options.requireToken,
-                              queueLimit: 2 * WebSocketConnection.backlogLimit, command: "websocket")
+                              queueLimit: options.clientQueue + 64 * 1024, command: "websocket")
         url = "ws://\(http.host):\(http.port)/lines" + (http.token.map { "?token=" + $0 } ?? "")
         let sender = try TUIOSender(targets: [], source: options.source, profiles: [.v1_1, .v2_0])
         stream = TUIOStream(sender: sender, log: log)
@@ -184,10 +195,11 @@ package final class WebSocketBridge {
             return http.reply(peer, status: "400 Bad Request", type: "text/plain", body: Array("\(error)\n".utf8))
         }
         let c: WebSocketConnection
-        do { c = try WebSocketConnection(peer: peer, server: http) } catch {
+        do { c = try WebSocketConnection(peer: peer, server: http, backlog: options.clientQueue) } catch {
             return http.reply(peer, status: "500 Internal Server Error", type: "text/plain", body: Array("\(error)\n".utf8))
         }
         c.info = Subscription(kind)
+        UnixSocket.setSendBuffer(peer.fd, bytes: Self.sendBuffer)
         c.onMessage = { [unowned self] c, text, bytes in message(c, text: text, bytes) }
         connections.append(c)
         http.send(peer, Array(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -232,14 +244,16 @@ package final class WebSocketBridge {
         return o
     }
 
-    /// A client's frame: a `set` command with `--control`, else the connection is closed.
+    /// A client's frame: a `set` command with `--control`, else the connection is closed. Its answer
+    /// (the daemon's ok or error, or a refusal made here) comes back in the order the commands came.
     private func message(_ c: WebSocketConnection, text: Bool, _ bytes: UnsafeRawBufferPointer) {
-        guard options.control, case .lines = (c.info as? Subscription)?.kind, text else {
+        guard options.control, let sub = c.info as? Subscription, case .lines = sub.kind, text else {
             return c.close(code: 1008, reason: options.control ? "only text frames with set commands, on /lines"
                                                                : "this bridge takes no frames (start it with --control for set commands)")
         }
         let line = Array(bytes)
-        let refusal: String
+        let slot = sub.answered + sub.answers.count
+        sub.answers.append(nil)
         do throws(ClientCommand.Refusal) {
             guard ClientCommand.leadingKey(line) == "set" else {
                 throw ClientCommand.Refusal(message: "only set commands (subscribe with the query's topics; a scene lives with a connection, so none here)")
@@ -247,20 +261,26 @@ package final class WebSocketBridge {
             guard let command = try ClientCommand.parse(line) else { throw ClientCommand.Refusal(message: "an empty line") }
             daemon.send(command) { [weak c] answer in
                 guard let c else { return }
-                let reply: [UInt8]
                 switch answer {
-                case .ok(let warning): reply = OkLine.encode(command: "set", warning: warning)
-                case .refused(let why): reply = ErrorLine.encode(why)
-                case .closed: reply = ErrorLine.encode("the daemon is not answering; send it again when it is back")
+                case .ok(let warning): Self.answer(c, slot, OkLine.encode(command: "set", warning: warning))
+                case .refused(let why): Self.answer(c, slot, ErrorLine.encode(why))
+                case .closed: Self.answer(c, slot, ErrorLine.encode("the daemon is not answering; send it again when it is back"))
                 }
-                reply.withUnsafeBytes { _ = c.send($0, text: true) }
-                c.pump()
             }
-            return
         } catch {
-            refusal = error.message
+            Self.answer(c, slot, ErrorLine.encode(error.message))
         }
-        ErrorLine.encode(refusal).withUnsafeBytes { _ = c.send($0, text: true) }
+    }
+
+    /// Fills answer `slot` of `c` and sends every answer now in order.
+    private static func answer(_ c: WebSocketConnection, _ slot: Int, _ bytes: [UInt8]) {
+        guard let sub = c.info as? Subscription, slot >= sub.answered, slot - sub.answered < sub.answers.count else { return }
+        sub.answers[slot - sub.answered] = bytes
+        while let first = sub.answers.first, let ready = first {
+            sub.answers.removeFirst()
+            sub.answered += 1
+            ready.withUnsafeBytes { _ = c.send($0, text: true) }
+        }
         c.pump()
     }
 
@@ -316,6 +336,7 @@ extension Ctl {
         .option("allow-origin", "ORIGIN", "a web origin whose pages may connect (https://kiosk.example), repeatable;\npages served here (--serve) always may, clients that send no Origin (not pages) too"),
         .flag("control", "let /lines clients send set commands (checked as the socket checks them)"),
         .option("serve", "DIR", "serve DIR's files at /NAME (a kiosk's page next to its WebSocket)"),
+        .option("client-queue", "BYTES", "what may wait for a client that reads slowly before it is closed (default 1 MiB)"),
         .flag("no-token", "no token in the address (a trusted kiosk only: every local user may connect)"),
         DaemonSocket.option,
     ]) { a in
@@ -326,6 +347,10 @@ extension Ctl {
         o.control = a.has("control")
         o.requireToken = !a.has("no-token")
         o.serve = a["serve"]
+        if let q = a["client-queue"] {
+            guard let n = Int(q), n >= 4096 else { throw Arguments.Failure(description: "touchbridgectl websocket: --client-queue takes a number of bytes, 4096 or more") }
+            o.clientQueue = n
+        }
         let bridge = try WebSocketBridge(options: o, socketPath: try DaemonSocket.path(a), log: Logger(program: "touchbridgectl websocket", level: .info))
         // The address once, on standard output, where a script can take it.
         var out = StandardOutput()
