@@ -4,7 +4,7 @@
 // that the project's ordinary builds never link libFuzzer.
 import PackageDescription
 
-let targets = ["scene", "client-line", "recording", "frames", "mqtt"]
+let targets = ["scene", "client-line", "recording", "frames", "mqtt", "websocket"]
 
 let package = Package(
     name: "TouchBridgeFuzz",

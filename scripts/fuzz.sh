@@ -10,7 +10,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${FUZZ_SECONDS:-60}
-TARGETS=${FUZZ_TARGETS:-scene client-line recording frames mqtt}
+TARGETS=${FUZZ_TARGETS:-scene client-line recording frames mqtt websocket}
 ROOT=$PWD
 FLAGS=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -assert-config -Xswiftc Debug -Xswiftc -use-ld=lld
        --package-path fuzz --build-path "$ROOT/.build/fuzz")
@@ -36,6 +36,8 @@ seed() {    # seed TARGET DIR: the seed corpus of a target
         done ;;
     frames)
         python3 scripts/fuzz_seeds.py frames "$dir" ;;
+    websocket)
+        python3 scripts/fuzz_seeds.py websocket "$dir" ;;
     mqtt)
         cp examples/mqtt.json "$dir/"
         python3 scripts/fuzz_seeds.py client-lines "$dir" ;;

@@ -3,7 +3,7 @@
 fixtures' events in the `frames` target's encoding (Sources/TouchBridgeFuzzing/Fuzz.swift: a byte for
 the panel, then six bytes an event: kind, code, a 16-bit value, a time step in milliseconds, padding).
 
-usage: fuzz_seeds.py scenes|client-lines|frames DIR
+usage: fuzz_seeds.py scenes|client-lines|frames|websocket DIR
 """
 import json
 import os
@@ -117,5 +117,46 @@ def frames(out):
         f.write(encode(3, sorted(pen + finger, key=lambda e: e[0])))
 
 
+def ws_frame(opcode, payload, mask=b"\x11\x22\x33\x44", fin=True):
+    """A client's frame (RFC 6455: masked)."""
+    n = len(payload)
+    head = bytes([(0x80 if fin else 0) | opcode])
+    if n < 126:
+        head += bytes([0x80 | n])
+    elif n < 65536:
+        head += bytes([0x80 | 126]) + struct.pack(">H", n)
+    else:
+        head += bytes([0x80 | 127]) + struct.pack(">Q", n)
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def websocket(out):
+    """Upgrade requests (good, and each way of being refused), each followed by a client's frames."""
+    token = "00112233445566778899aabbccddeeff"
+    base = ("GET /lines?topics=gestures,touches&token={t} HTTP/1.1\r\nHost: 127.0.0.1:7681\r\nUpgrade: websocket\r\n"
+            "Connection: keep-alive, Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n")
+    heads = {
+        "lines": base + "\r\n",
+        "origin-allowed": base + "Origin: https://kiosk.example\r\n\r\n",
+        "origin-foreign": base + "Origin: http://evil.example\r\n\r\n",
+        "tuio": base.replace("/lines?topics=gestures,touches", "/tuio?profile=2.0") + "\r\n",
+        "host-foreign": base.replace("Host: 127.0.0.1:7681", "Host: evil.example") + "\r\n",
+        "cookie": base.replace("&token={t}", "") + "Cookie: touchbridge_token_7681={t}\r\n\r\n",
+        "version-8": base.replace("Version: 13", "Version: 8") + "\r\n",
+    }
+    set_cmd = json.dumps({"set": {"recognizers": ["edge*"], "enabled": False}}).encode()
+    frames = {
+        "set": ws_frame(1, set_cmd),
+        "fragments": ws_frame(1, set_cmd[:10], fin=False) + ws_frame(0, set_cmd[10:]),
+        "ping-close": ws_frame(9, b"hi") + ws_frame(8, struct.pack(">H", 1000) + b"bye"),
+        "binary": ws_frame(2, b"\x00\x01\x02"),
+        "scene": ws_frame(1, b'{"scene":{"views":[]}}'),
+    }
+    for h, head in heads.items():
+        for f, frame in frames.items():
+            with open(os.path.join(out, "%s-%s.bin" % (h, f)), "wb") as fh:
+                fh.write(head.format(t=token).encode() + frame)
+
+
 if __name__ == "__main__":
-    {"scenes": scenes, "client-lines": client_lines, "frames": frames}[sys.argv[1]](sys.argv[2])
+    {"scenes": scenes, "client-lines": client_lines, "frames": frames, "websocket": websocket}[sys.argv[1]](sys.argv[2])

@@ -18,6 +18,12 @@ import TouchSystem
 ///   the scene line must read back as a scene file.
 /// - `recording`: the bytes as a recording (evemu, evtest text, libinput record's YAML, or E: lines of a
 ///   known device); one that parses is replayed through the built-in scene.
+/// - `websocket`: the bytes as what a client sends `touchbridgectl websocket`: a request head (to its first
+///   blank line), through the checks every request passes (Host, method, token) and the upgrade's (the
+///   key, the version, Origin, the query); what follows, as WebSocket frames through wslay, with
+///   `--control` off (a message closes the connection) and on (a message is a `set` command or refused
+///   with a message). Only an admitted request with a loopback Host, the token and an allowed Origin
+///   upgrades; the output stays within its bound; a refused client is left closing.
 /// - `frames`: the bytes as kernel events of a protocol B, protocol A or single-touch panel, or of a pen
 ///   and its protocol B finger panel (palm rejection, hover, barrel buttons), through the
 ///   frame assembler (SYN_DROPPED included) and the whole pipeline with a pass-through mirror. After
@@ -27,7 +33,7 @@ import TouchSystem
 ///   the pen is away or touching (HV3); and at the end, once the recording is over as an unplugged device
 ///   is, nothing is under way (`Application.isIdle`) and the mirror has no touch down.
 public enum Fuzz {
-    public static let targets = ["scene", "client-line", "recording", "frames", "mqtt"]
+    public static let targets = ["scene", "client-line", "recording", "frames", "mqtt", "websocket"]
 
     /// Runs `target` on `data`.
     public static func run(_ target: String, _ data: UnsafeRawBufferPointer) {
@@ -37,6 +43,7 @@ public enum Fuzz {
         case "recording": recording(data)
         case "frames": frames(data)
         case "mqtt": mqtt(data)
+        case "websocket": websocket(data)
         default: preconditionFailure("no fuzz target \(target); the targets are \(targets)")
         }
     }
@@ -116,6 +123,86 @@ public enum Fuzz {
             case .success(nil): break
             case .failure(let refusal): check(!refusal.message.isEmpty, "a refused command without a message")
             }
+        }
+    }
+
+    // MARK: websocket
+
+    /// A transport that keeps what the connection writes, up to `limit` bytes.
+    final class MemoryTransport: WebSocketTransport {
+        let limit: Int
+        var output: [UInt8] = []
+        var dropped = false
+        var closing = false
+        init(limit: Int) { self.limit = limit }
+        func append(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard output.count + bytes.count <= limit else { return false }
+            output += bytes
+            return true
+        }
+        var waiting: Int { output.count }
+        func flush(closeAfter: Bool) { if closeAfter { closing = true } }
+        func drop() { dropped = true }
+    }
+
+    static let fuzzToken = "00112233445566778899aabbccddeeff"
+
+    public static func websocket(_ data: UnsafeRawBufferPointer) {
+        let bytes = Array(data)
+        let end = bytes.firstRange(of: Array("\r\n\r\n".utf8))
+        let head = end.map { Array(bytes[..<$0.lowerBound]) } ?? bytes
+        let rest = end.map { Array(bytes[$0.upperBound...]) } ?? []
+        for token in [nil, fuzzToken] {
+            switch HTTPServer.admit(head, listening: "127.0.0.1", token: token, cookieName: "touchbridge_token_7681") {
+            case .refused(let status, let body):
+                check(status.hasPrefix("4") && !body.isEmpty, "a refusal without a 4xx status and a reason: \(status)")
+            case .admitted(let request, _):
+                check(request.method == "GET" || request.method == "HEAD", "a \(request.method) admitted")
+                check(request.header("host").map { HTTPServer.hostIsAllowed($0, listening: "127.0.0.1") } ?? false, "a foreign Host admitted")
+                if let token {
+                    let given = request.query("token") ?? request.cookie("touchbridge_token_7681")
+                    check(given == token, "admitted without the token")
+                }
+                switch WebSocketBridge.upgrade(request, allowOrigins: ["https://kiosk.example"], listening: "127.0.0.1:7681") {
+                case .success(let s):
+                    check(s.key.utf8.count == 24 && WebSocketConnection.acceptKey(s.key).utf8.count == 28, "a bad key upgraded")
+                    if let o = request.header("origin") {
+                        check(WebSocketBridge.originAllowed(o, host: request.header("host") ?? "", allowOrigins: ["https://kiosk.example"]), "a foreign Origin upgraded: \(o)")
+                    }
+                    if case .lines(let topics) = s.kind { check(!topics.isEmpty, "a lines client of no topic") }
+                case .failure(let r):
+                    check(!r.body.isEmpty, "an upgrade refused without a reason")
+                }
+            }
+        }
+        // What follows the head as a client's frames, with --control off and on.
+        for control in [false, true] {
+            let t = MemoryTransport(limit: 16 * 1024 + 1024)
+            guard let c = try? WebSocketConnection(transport: t, backlog: 16 * 1024) else { return check(false, "no wslay context") }
+            var messages = 0
+            c.onMessage = { c, text, message in
+                messages += 1
+                guard control, text else { return c.close(code: 1008, reason: "this bridge takes no frames") }
+                let answer: [UInt8]
+                switch WebSocketBridge.controlCommand(Array(message)) {
+                case .success(let command):
+                    check(command.isControl && command.name == "set", "a \(command.name) command passed on")
+                    answer = OkLine.encode(command: "set")
+                case .failure(let refusal):
+                    check(!refusal.message.isEmpty, "a refusal without a message")
+                    answer = ErrorLine.encode(refusal.message)
+                }
+                answer.withUnsafeBytes { _ = c.send($0, text: true) }
+            }
+            // In pieces whose sizes the input's own bytes pick, as TCP may cut them.
+            var i = 0
+            while i < rest.count && !t.dropped {
+                let n = min(rest.count - i, 1 + Int(rest[i] % 97))
+                rest[i..<(i + n)].withUnsafeBytes { c.received($0) }
+                i += n
+            }
+            check(t.output.count <= t.limit, "the output outgrew its bound")
+            if !control && messages > 0 && !t.dropped { check(c.state == .closing && c.closeSent, "a client's frame left the connection open") }
         }
     }
 

@@ -153,40 +153,60 @@ package final class HTTPServer {
         }
     }
 
-    /// The checks every request passes (Host, method, token), then `onRequest`.
-    private func respond(_ peer: Peer, to head: [UInt8]) {
-        peer.isAnswered = true
+    /// What the checks every request passes make of its head.
+    package enum Admission {
+        /// Passed: the request, and the Set-Cookie to answer with (the token came in the query).
+        case admitted(HTTPRequestHead, cookie: String?)
+        /// Refused: the status line's code and reason, and the body that says why.
+        case refused(status: String, body: String)
+    }
+
+    /// The checks every request passes, in order: a well-formed HTTP/1.x head, one Host, a loopback one
+    /// (`hostIsAllowed`), GET or HEAD, the token. A pure function of the head: the fuzz target calls it.
+    package static func admit(_ head: [UInt8], listening host: String, token: String?, cookieName: String) -> Admission {
         guard let request = HTTPRequestHead(head), request.version.hasPrefix("HTTP/1.") else {
-            return reply(peer, status: "400 Bad Request", type: "text/plain", body: Array("bad request\n".utf8))
+            return .refused(status: "400 Bad Request", body: "bad request\n")
         }
         guard let hostHeader = request.header("host") else {
-            return reply(peer, status: "400 Bad Request", type: "text/plain", body: Array("a request must name its Host, once\n".utf8))
+            return .refused(status: "400 Bad Request", body: "a request must name its Host, once\n")
         }
-        guard hostIsAllowed(hostHeader) else {
-            // Said at most once every 10 s: a hostile page may ask again and again.
-            let now = monotonicNow()
-            if now - lastHostWarning >= 10 {
-                lastHostWarning = now
-                log.warning("refused a request for host \"\(Self.printable(hostHeader))\": this server answers to loopback names only (a page of another site, by DNS rebinding?)")
-            }
-            return reply(peer, status: "421 Misdirected Request", type: "text/plain",
-                         body: Array("this server answers to \(host == "0.0.0.0" ? "loopback names and IP addresses" : "loopback names") only\n".utf8))
+        guard hostIsAllowed(hostHeader, listening: host) else {
+            return .refused(status: "421 Misdirected Request",
+                            body: "this server answers to \(host == "0.0.0.0" ? "loopback names and IP addresses" : "loopback names") only\n")
         }
         guard request.method == "GET" || request.method == "HEAD" else {
-            return reply(peer, status: "405 Method Not Allowed", type: "text/plain", body: Array("only GET\n".utf8))
+            return .refused(status: "405 Method Not Allowed", body: "only GET\n")
         }
         var setCookie: String?
         if let token {
             let given = request.query("token") ?? request.cookie(cookieName)
             guard let given, HTTPServer.sameToken(given, token) else {
-                return reply(peer, status: "403 Forbidden", type: "text/plain",
-                             body: Array("forbidden: use the address the command printed (it carries ?token=…)\n".utf8))
+                return .refused(status: "403 Forbidden", body: "forbidden: use the address the command printed (it carries ?token=…)\n")
             }
             if request.query("token") != nil {
                 setCookie = "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
             }
         }
-        onRequest(peer, request, setCookie)
+        return .admitted(request, cookie: setCookie)
+    }
+
+    /// The checks, then `onRequest`.
+    private func respond(_ peer: Peer, to head: [UInt8]) {
+        peer.isAnswered = true
+        switch Self.admit(head, listening: host, token: token, cookieName: cookieName) {
+        case .admitted(let request, let cookie):
+            onRequest(peer, request, cookie)
+        case .refused(let status, let body):
+            if status.hasPrefix("421"), let h = HTTPRequestHead(head)?.header("host") {
+                // Said at most once every 10 s: a hostile page may ask again and again.
+                let now = monotonicNow()
+                if now - lastHostWarning >= 10 {
+                    lastHostWarning = now
+                    log.warning("refused a request for host \"\(Self.printable(h))\": this server answers to loopback names only (a page of another site, by DNS rebinding?)")
+                }
+            }
+            reply(peer, status: status, type: "text/plain", body: Array(body.utf8))
+        }
     }
 
     /// A header as a log may print it: at most 80 printable ASCII characters.
@@ -196,7 +216,9 @@ package final class HTTPServer {
 
     /// A Host header's name (without its port) is a loopback name or address; when listening on every
     /// interface, an IP address too (a rebinding page always names a domain).
-    package func hostIsAllowed(_ header: String) -> Bool {
+    package func hostIsAllowed(_ header: String) -> Bool { Self.hostIsAllowed(header, listening: host) }
+
+    package static func hostIsAllowed(_ header: String, listening host: String) -> Bool {
         var name = header.lowercased()
         if name.hasPrefix("[") {
             guard let close = name.firstIndex(of: "]") else { return false }
@@ -273,5 +295,6 @@ package final class HTTPServer {
         loop.remove(fd)
         fd.close()
         onDrop(peer)
+        peer.owner = nil                                // the owner holds the peer: the cycle ends here
     }
 }

@@ -3,6 +3,36 @@ import Glibc
 import TouchProtocol
 import TouchSystem
 
+/// Where a WebSocket connection's bytes go: an HTTPServer peer's bounded queue (or, in the fuzz target,
+/// memory).
+package protocol WebSocketTransport: AnyObject {
+    /// Appends to the output; false when it would then hold more than the transport allows.
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool
+    /// Bytes waiting to go out.
+    var waiting: Int { get }
+    /// Sends what it can; `closeAfter`: the connection ends once everything went.
+    func flush(closeAfter: Bool)
+    /// Ends the connection now.
+    func drop()
+}
+
+/// An HTTPServer peer as a WebSocket's transport.
+final class PeerTransport: WebSocketTransport {
+    let peer: HTTPServer.Peer
+    unowned let server: HTTPServer
+    init(peer: HTTPServer.Peer, server: HTTPServer) {
+        self.peer = peer
+        self.server = server
+    }
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { peer.output.append(bytes, limit: server.queueLimit) }
+    var waiting: Int { peer.output.count }
+    func flush(closeAfter: Bool) {
+        if closeAfter { peer.closeWhenSent = true }
+        server.flush(peer)
+    }
+    func drop() { server.drop(peer) }
+}
+
 /// One WebSocket connection (RFC 6455) on a peer of the HTTPServer, after the upgrade. wslay does the
 /// protocol (framing, masking, fragments, ping and pong, the close handshake) and no I/O: the server's
 /// reads are handed to it (`received`), and what it writes goes to the peer's bounded output queue.
@@ -22,8 +52,9 @@ package final class WebSocketConnection {
     package static let defaultBacklog = 1024 * 1024
     package let backlogLimit: Int
 
-    package let peer: HTTPServer.Peer
-    private unowned let server: HTTPServer
+    /// The HTTPServer peer it runs on (nil over another transport).
+    package let peer: HTTPServer.Peer?
+    private let transport: WebSocketTransport
     private var context: wslay_event_context_ptr?
     private var inbox: [UInt8] = []
     private var inboxStart = 0
@@ -33,16 +64,21 @@ package final class WebSocketConnection {
     /// What the connection is for (the bridge's subscription), kept with it.
     package var info: AnyObject?
 
-    package init(peer: HTTPServer.Peer, server: HTTPServer, backlog: Int = WebSocketConnection.defaultBacklog) throws {
-        precondition(server.queueLimit > backlog, "the server's queue must fit a close frame past the backlog")
+    package convenience init(peer: HTTPServer.Peer, server: HTTPServer, backlog: Int = WebSocketConnection.defaultBacklog) throws {
+        precondition(server.queueLimit > backlog + 1024, "the server's queue must fit a close frame past the backlog")
+        try self.init(transport: PeerTransport(peer: peer, server: server), peer: peer, backlog: backlog)
+        peer.owner = self
+    }
+
+    /// Over `transport`, which must take a close frame (at most 127 bytes) past `backlog`.
+    package init(transport: WebSocketTransport, peer: HTTPServer.Peer? = nil, backlog: Int) throws {
+        self.transport = transport
         self.peer = peer
         backlogLimit = backlog
-        self.server = server
         var callbacks = Self.callbacks
         let rc = wslay_event_context_server_init(&context, &callbacks, Unmanaged.passUnretained(self).toOpaque())
         guard rc == 0, let context else { throw SocketError("wslay: cannot make a context (\(rc))") }
         wslay_event_config_set_max_recv_msg_length(context, UInt64(Self.maximumMessage))
-        peer.owner = self
     }
 
     deinit { if let context { wslay_event_context_free(context) } }
@@ -65,7 +101,7 @@ package final class WebSocketConnection {
         guard let context else { return }
         if inboxStart == inbox.count { inbox.removeAll(keepingCapacity: true); inboxStart = 0 }
         inbox.append(contentsOf: bytes)
-        if wslay_event_recv(context) != 0 { return server.drop(peer) }
+        if wslay_event_recv(context) != 0 { return transport.drop() }
         pump()
     }
 
@@ -73,8 +109,8 @@ package final class WebSocketConnection {
     @discardableResult
     package func send(_ bytes: UnsafeRawBufferPointer, text: Bool) -> Bool {
         guard state == .open, let context else { return false }
-        if peer.output.count >= backlogLimit {
-            close(code: UInt16(WSLAY_CODE_POLICY_VIOLATION.rawValue), reason: "too far behind: \(peer.output.count) bytes waited for this client")
+        if transport.waiting >= backlogLimit {
+            close(code: UInt16(WSLAY_CODE_POLICY_VIOLATION.rawValue), reason: "too far behind: \(transport.waiting) bytes waited for this client")
             return false
         }
         var msg = wslay_event_msg(opcode: UInt8(text ? WSLAY_TEXT_FRAME.rawValue : WSLAY_BINARY_FRAME.rawValue),
@@ -92,12 +128,14 @@ package final class WebSocketConnection {
         pump()
     }
 
-    /// Writes what wslay has queued into the peer's output, and sends it.
+    /// wslay's close frame went out (the connection ends once it is sent).
+    package var closeSent: Bool { context.map { wslay_event_get_close_sent($0) != 0 } ?? true }
+
+    /// Writes what wslay has queued into the transport, and sends it.
     package func pump() {
         guard let context else { return }
-        if wslay_event_want_write(context) != 0, wslay_event_send(context) != 0 { return server.drop(peer) }
-        if wslay_event_get_close_sent(context) != 0 { peer.closeWhenSent = true }
-        server.flush(peer)
+        if wslay_event_want_write(context) != 0, wslay_event_send(context) != 0 { return transport.drop() }
+        transport.flush(closeAfter: wslay_event_get_close_sent(context) != 0)
     }
 
     // MARK: wslay's callbacks
@@ -122,7 +160,7 @@ package final class WebSocketConnection {
         send_callback: { context, data, length, _, user in
             let c = WebSocketConnection.from(user)
             // Into the peer's queue (bounded above the backlog limit, so a close frame always fits).
-            guard let data, c.peer.output.append(UnsafeBufferPointer(start: data, count: length), limit: c.server.queueLimit) else {
+            guard let data, c.transport.append(UnsafeBufferPointer(start: data, count: length)) else {
                 wslay_event_set_error(context, Int32(WSLAY_ERR_CALLBACK_FAILURE.rawValue))
                 return -1
             }

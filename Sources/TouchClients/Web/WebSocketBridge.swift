@@ -33,8 +33,8 @@ package final class WebSocketBridge {
     }
 
     /// What a connection asked for.
-    final class Subscription {
-        enum Kind: Equatable { case lines(Topics), tuio(TUIOSender.Profile) }
+    package final class Subscription {
+        package enum Kind: Equatable { case lines(Topics), tuio(TUIOSender.Profile) }
         let kind: Kind
         /// The answers to the client's commands, in the order it sent them: one the daemon has not
         /// answered yet (nil) holds back those after it, a refusal made here included.
@@ -168,31 +168,48 @@ package final class WebSocketBridge {
 
     // MARK: Requests
 
-    private func respond(_ peer: HTTPServer.Peer, _ request: HTTPRequestHead, _ cookie: String?) {
+    /// Why an upgrade is refused: the status, the body, a header to add, and the origin refused (logged).
+    package struct Refusal: Error {
+        package var status: String
+        package var body: String
+        package var headers = ""
+        package var origin: String?
+    }
+
+    /// What an admitted request to /lines or /tuio asks for: its key and subscription, or why not. A
+    /// pure function of the request (the fuzz target calls it).
+    package static func upgrade(_ request: HTTPRequestHead, allowOrigins: [String], listening: String) -> Result<(key: String, kind: Subscription.Kind), Refusal> {
         let path = request.path
-        guard path == "/lines" || path == "/tuio" else { return serveFile(peer, request, cookie) }
         guard request.header("upgrade")?.lowercased() == "websocket",
               request.header("connection")?.lowercased().split(separator: ",").contains(where: { $0.trimmingCharacters(in: " ") == "upgrade" }) == true,
               let key = request.header("sec-websocket-key"), key.utf8.count == 24 else {
-            return http.reply(peer, status: "400 Bad Request", type: "text/plain",
-                              body: Array("\(path) is a WebSocket: connect with ws://\(http.host):\(http.port)\(path)\n".utf8))
+            return .failure(Refusal(status: "400 Bad Request", body: "\(path) is a WebSocket: connect with ws://\(listening)\(path)\n"))
         }
         guard request.header("sec-websocket-version") == "13" else {
-            return http.reply(peer, status: "426 Upgrade Required", type: "text/plain", body: Array("WebSocket version 13 only\n".utf8),
-                              headers: "Sec-WebSocket-Version: 13\r\n")
+            return .failure(Refusal(status: "426 Upgrade Required", body: "WebSocket version 13 only\n", headers: "Sec-WebSocket-Version: 13\r\n"))
         }
-        if let origin = request.header("origin"), !originAllowed(origin, host: request.header("host") ?? "") {
-            log.warning("refused a WebSocket from the page of \(HTTPServer.printable(origin)) (not --allow-origin's)")
-            return http.reply(peer, status: "403 Forbidden", type: "text/plain",
-                              body: Array("the origin \(HTTPServer.printable(origin)) may not connect: start touchbridgectl websocket with --allow-origin \(HTTPServer.printable(origin))\n".utf8))
+        if let origin = request.header("origin"), !originAllowed(origin, host: request.header("host") ?? "", allowOrigins: allowOrigins) {
+            let o = HTTPServer.printable(origin)
+            return .failure(Refusal(status: "403 Forbidden", body: "the origin \(o) may not connect: start touchbridgectl websocket with --allow-origin \(o)\n", origin: o))
+        }
+        do { return .success((key, try subscription(path: path, request: request))) } catch {
+            return .failure(Refusal(status: "400 Bad Request", body: "\(error)\n"))
+        }
+    }
+
+    private func respond(_ peer: HTTPServer.Peer, _ request: HTTPRequestHead, _ cookie: String?) {
+        guard request.path == "/lines" || request.path == "/tuio" else { return serveFile(peer, request, cookie) }
+        let key: String, kind: Subscription.Kind
+        switch Self.upgrade(request, allowOrigins: options.allowOrigins, listening: "\(http.host):\(http.port)") {
+        case .failure(let r):
+            if let o = r.origin { log.warning("refused a WebSocket from the page of \(o) (not --allow-origin's)") }
+            return http.reply(peer, status: r.status, type: "text/plain", body: Array(r.body.utf8), headers: r.headers)
+        case .success(let s):
+            (key, kind) = s
         }
         guard connections.count < Self.maximumClients else {
             return http.reply(peer, status: "503 Service Unavailable", type: "text/plain",
                               body: Array("too many clients (\(connections.count)); try again later\n".utf8))
-        }
-        let kind: Subscription.Kind
-        do { kind = try Self.subscription(path: path, request: request) } catch {
-            return http.reply(peer, status: "400 Bad Request", type: "text/plain", body: Array("\(error)\n".utf8))
         }
         let c: WebSocketConnection
         do { c = try WebSocketConnection(peer: peer, server: http, backlog: options.clientQueue) } catch {
@@ -215,7 +232,7 @@ package final class WebSocketBridge {
     }
 
     /// `/lines?topics=a,b` (default gestures) or `/tuio?profile=1.1|2.0` (default 1.1).
-    static func subscription(path: String, request: HTTPRequestHead) throws -> Subscription.Kind {
+    package static func subscription(path: String, request: HTTPRequestHead) throws -> Subscription.Kind {
         if path == "/tuio" {
             let p = request.query("profile") ?? "1.1"
             guard let profile = TUIOSender.Profile(rawValue: p) else { throw SocketError("/tuio?profile=\(HTTPServer.printable(p)): give 1.1 or 2.0") }
@@ -233,9 +250,9 @@ package final class WebSocketBridge {
     }
 
     /// An origin may connect: listed with `--allow-origin`, or this listener's own (the page came from it).
-    func originAllowed(_ origin: String, host: String) -> Bool {
-        let o = Self.normalized(origin)
-        return options.allowOrigins.contains { Self.normalized($0) == o } || o == "http://" + host.lowercased()
+    package static func originAllowed(_ origin: String, host: String, allowOrigins: [String]) -> Bool {
+        let o = normalized(origin)
+        return allowOrigins.contains { normalized($0) == o } || o == "http://" + host.lowercased()
     }
 
     static func normalized(_ origin: String) -> String {
@@ -254,11 +271,8 @@ package final class WebSocketBridge {
         let line = Array(bytes)
         let slot = sub.answered + sub.answers.count
         sub.answers.append(nil)
-        do throws(ClientCommand.Refusal) {
-            guard ClientCommand.leadingKey(line) == "set" else {
-                throw ClientCommand.Refusal(message: "only set commands (subscribe with the query's topics; a scene lives with a connection, so none here)")
-            }
-            guard let command = try ClientCommand.parse(line) else { throw ClientCommand.Refusal(message: "an empty line") }
+        switch Self.controlCommand(line) {
+        case .success(let command):
             daemon.send(command) { [weak c] answer in
                 guard let c else { return }
                 switch answer {
@@ -267,8 +281,22 @@ package final class WebSocketBridge {
                 case .closed: Self.answer(c, slot, ErrorLine.encode("the daemon is not answering; send it again when it is back"))
                 }
             }
+        case .failure(let refusal):
+            Self.answer(c, slot, ErrorLine.encode(refusal.message))
+        }
+    }
+
+    /// What a `--control` client's text frame may be: a `set` command, as the socket reads it. A pure
+    /// function (the fuzz target calls it).
+    package static func controlCommand(_ line: [UInt8]) -> Result<ClientCommand, ClientCommand.Refusal> {
+        do throws(ClientCommand.Refusal) {
+            guard ClientCommand.leadingKey(line) == "set" else {
+                throw ClientCommand.Refusal(message: "only set commands (subscribe with the query's topics; a scene lives with a connection, so none here)")
+            }
+            guard let command = try ClientCommand.parse(line) else { throw ClientCommand.Refusal(message: "an empty line") }
+            return .success(command)
         } catch {
-            Self.answer(c, slot, ErrorLine.encode(error.message))
+            return .failure(error)
         }
     }
 
