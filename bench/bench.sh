@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make bench: release-mode benchmarks. First the idle daemon (wakeups and memory over 10 s), then the
-# TUIO bridge's CPU a frame (bench/tuio.py), then touchbridge-bench (pipeline per frame, fixtures, hit-testing, memory over ten million frames).
+# TUIO bridge's CPU a frame (bench/tuio.py), the WebSocket bridge's with 20 clients (bench/websocket.py), then touchbridge-bench (pipeline per frame, fixtures, hit-testing, memory over ten million frames).
 # The last line is one JSON object with every figure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,4 +23,8 @@ echo "idle daemon: $wakeups wakeups (context switches) in 10 s, resident $rss Mi
 tuio=$(python3 bench/tuio.py --bin "$BIN")
 echo "$tuio" | head -1
 tuio_us=$(echo "$tuio" | sed -n 's/^tuio_us_per_frame=//p')
-"$BIN/touchbridge-bench" --root=. --idle-wakeups="$wakeups" --idle-rss="$rss" --tuio-us-per-frame="$tuio_us" "$@"
+# One WebSocket bridge serving 20 clients the same replay (bench/websocket.py).
+ws=$(python3 bench/websocket.py --bin "$BIN")
+echo "$ws" | head -1
+ws_us=$(echo "$ws" | sed -n 's/^websocket_us_per_frame=//p')
+"$BIN/touchbridge-bench" --root=. --idle-wakeups="$wakeups" --idle-rss="$rss" --tuio-us-per-frame="$tuio_us" --websocket-us-per-frame="$ws_us" "$@"
