@@ -21,10 +21,11 @@ wakeups=$((after - before))
 echo "idle daemon: $wakeups wakeups (context switches) in 10 s, resident $rss MiB"
 # The TUIO bridge's CPU a frame of ten fingers (bench/tuio.py: a replay through a real daemon and bridge).
 tuio=$(python3 bench/tuio.py --bin "$BIN")
-echo "$tuio" | head -1
+echo "$tuio" | head -2
 tuio_us=$(echo "$tuio" | sed -n 's/^tuio_us_per_frame=//p')
+tuio_p99=$(echo "$tuio" | sed -n 's/^tuio_added_p99_ms=//p')
 # One WebSocket bridge serving 20 clients the same replay (bench/websocket.py).
 ws=$(python3 bench/websocket.py --bin "$BIN")
 echo "$ws" | head -1
 ws_us=$(echo "$ws" | sed -n 's/^websocket_us_per_frame=//p')
-"$BIN/touchbridge-bench" --root=. --idle-wakeups="$wakeups" --idle-rss="$rss" --tuio-us-per-frame="$tuio_us" --websocket-us-per-frame="$ws_us" "$@"
+"$BIN/touchbridge-bench" --root=. --idle-wakeups="$wakeups" --idle-rss="$rss" --tuio-us-per-frame="$tuio_us" --tuio-added-p99-ms="$tuio_p99" --websocket-us-per-frame="$ws_us" "$@"

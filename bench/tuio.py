@@ -34,36 +34,30 @@ def main():
     # Ten fingers on circles of their own, each moving every frame.
     tbsupport.evemu_frames(recording, [{s: (600 + 300 * s + 200 * math.cos(i / 40 + s), 2048 + 1200 * math.sin(i / 40 + s))
                                         for s in range(10)} for i in range(n)], hz=hz)
-    sink = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    sink.bind(("127.0.0.1", 0))
-    sink.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
-    port = sink.getsockname()[1]
     d = tbsupport.Daemon(os.path.join(args.bin, "touchbridged"), ["--no-devices", "--replay", recording, "--replay-delay", "1.5"], workdir=work)
+    # The latency next to the socket line's, with the same reader (tbsupport.TUIOLatency).
+    m = tbsupport.TUIOLatency(d.socket)
+    port = m.port
     bridge = subprocess.Popen([os.path.join(args.bin, "touchbridgectl"), "tuio", "--udp", "127.0.0.1:%d" % port, "--socket", d.socket],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         time.sleep(1.0)                               # connected and idle before the replay begins
+        m.collect(0.2)
+        m.reset()
         before = tbsupport.cpu_seconds(bridge.pid)
-        sink.settimeout(0.5)
-        received = 0
-        end = time.time() + 0.5 + args.seconds + 1.0
-        while time.time() < end:
-            try:
-                sink.recv(65536)
-                received += 1
-            except socket.timeout:
-                pass
+        m.collect(0.3 + args.seconds + 1.0)
         spent = tbsupport.cpu_seconds(bridge.pid) - before
+        frames, received, f = m.figures()
     finally:
         bridge.terminate()
         bridge.wait(timeout=10)
         d.stop()
-    # The frames said: one bundle each, less the idle re-sends (one a second at most).
-    frames = max(1, received - int(args.seconds + 2))
-    us = spent / frames * 1e6
+    us = spent / max(1, frames) * 1e6
     print("tuio: ten fingers at 240 Hz for {:.0f} s: the bridge spends {:.1f} µs a frame ({} bundles received, {:.1f} ms of CPU)".format(
         args.seconds, us, received, spent * 1000))
+    print("tuio latency, ten fingers at 240 Hz: " + m.describe(frames, f))
     print("tuio_us_per_frame={:.1f}".format(us))
+    print("tuio_added_p99_ms={:.3f}".format(f["added"][1]))
 
 
 if __name__ == "__main__":

@@ -290,6 +290,7 @@ for a in args {
     if a.hasPrefix("--idle-wakeups="), let v = Int(a.dropFirst(15)) { w.key("idle_wakeups_10s"); w.int(v) }
     if a.hasPrefix("--idle-rss="), let v = Double(a.dropFirst(11)) { w.key("idle_rss_mib"); w.number(v) }
     if a.hasPrefix("--tuio-us-per-frame="), let v = Double(a.dropFirst(20)) { w.key("tuio_bridge_us_per_frame"); w.number(v) }
+    if a.hasPrefix("--tuio-added-p99-ms="), let v = Double(a.dropFirst(20)) { w.key("tuio_bridge_added_latency_p99_ms"); w.number(v) }
     if a.hasPrefix("--websocket-us-per-frame="), let v = Double(a.dropFirst(25)) { w.key("websocket_bridge_20_clients_us_per_frame"); w.number(v) }
 }
 w.endObject()

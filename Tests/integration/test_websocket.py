@@ -4,7 +4,6 @@ and the TUIO frames; headless Chromium runs examples/kiosk.html and sees a doubl
 a wrong Origin, Host or token, a client's frames without --control, and a client that falls behind."""
 import signal
 import socket
-import struct
 import subprocess
 import time
 
@@ -17,37 +16,7 @@ import headless  # noqa: E402
 WS_CLIENT = os.path.join(ROOT, "Tests", "support", "ws_client.py")
 
 
-def osc_bundle(data):
-    """An OSC bundle's messages as [(path, [args])] (i, f, s and t arguments; nested bundles flattened)."""
-    def string(b, i):
-        end = b.index(b"\0", i)
-        return b[i:end].decode(), (end + 4) & ~3
-
-    def message(b):
-        path, i = string(b, 0)
-        tags, i = string(b, i)
-        args = []
-        for t in tags[1:]:
-            if t == "i":
-                args.append(struct.unpack(">i", b[i:i + 4])[0]); i += 4
-            elif t == "f":
-                args.append(struct.unpack(">f", b[i:i + 4])[0]); i += 4
-            elif t == "s":
-                s, i = string(b, i); args.append(s)
-            elif t == "t":
-                args.append(struct.unpack(">Q", b[i:i + 8])[0]); i += 8
-            else:
-                raise AssertionError("an OSC type we do not send: " + t)
-        return path, args
-
-    assert data[:8] == b"#bundle\0", data[:16]
-    out, i = [], 16
-    while i < len(data):
-        (n,) = struct.unpack(">i", data[i:i + 4])
-        part = data[i + 4:i + 4 + n]
-        out += osc_bundle(part) if part.startswith(b"#bundle") else [message(part)]
-        i += 4 + n
-    return out
+osc_bundle = tbsupport.osc_bundle
 
 
 class Bridge:
@@ -181,7 +150,17 @@ class WebSocketTests(TestCase):
                    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n" % (b.token, b.port)).encode())
         self.assertIn(b"Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n", s.recv(4096))
         s.close()
+        # Connections that never finish their head take at most 128 places; one more is closed at once,
+        # and when they go, clients are served again.
+        idle = [socket.create_connection(("127.0.0.1", b.port), timeout=10) for _ in range(128)]
+        time.sleep(0.3)
+        self.assertIn("error", run_client(b.ws("/lines"), "--seconds", "0.5")[0])
+        for s in idle:
+            s.close()
+        time.sleep(0.3)
+        self.assertEqual(run_client(b.ws("/lines"), "--seconds", "0.5")[0], {"open": True})
         code, err = b.stop()
+        self.assertIn("connections open: a new one was closed", err)
         self.assertIn("refused a WebSocket from the page of http://evil.example", err)
         self.assertIn('refused a request for host "evil.example', err)
 

@@ -314,3 +314,113 @@ class LibinputWatcher:
         self.out.close()
         kinds = self.kinds()
         return {k: kinds.count(k) for k in self.KINDS}
+
+
+def osc_bundle(data):
+    """An OSC bundle's messages as [(path, [args])] (i, f, s and t arguments; nested bundles flattened):
+    what TUIO bundles carry, for tests and the lab that read them without liblo."""
+    import struct
+
+    def string(b, i):
+        end = b.index(b"\0", i)
+        return b[i:end].decode(), (end + 4) & ~3
+
+    def message(b):
+        path, i = string(b, 0)
+        tags, i = string(b, i)
+        args = []
+        for t in tags[1:]:
+            if t in "if":
+                args.append(struct.unpack(">" + t, b[i:i + 4])[0])
+                i += 4
+            elif t == "s":
+                v, i = string(b, i)
+                args.append(v)
+            elif t == "t":
+                args.append(struct.unpack(">Q", b[i:i + 8])[0])
+                i += 8
+            else:
+                raise AssertionError("an OSC type TouchBridge does not send: " + t)
+        return path, args
+
+    assert data[:8] == b"#bundle\0", data[:16]
+    out, i = [], 16
+    while i < len(data):
+        (n,) = struct.unpack(">i", data[i:i + 4])
+        part = data[i + 4:i + 4 + n]
+        out += osc_bundle(part) if part.startswith(b"#bundle") else [message(part)]
+        i += 4 + n
+    return out
+
+
+class TUIOLatency:
+    """The TUIO bridge's latency next to the socket line's, for the lab (lab/tuio.py) and make bench
+    (bench/tuio.py): a socket reader of the touches topic and a UDP socket the bridge sends to, read in
+    one select loop. For each frame (the touch lines of one time): when its lines reached the reader,
+    when its bundle reached the UDP socket (read the same way), and when the bundle was sent (the
+    kernel's receive timestamp, SO_TIMESTAMPNS: on loopback the datagram arrives in the sender's own
+    system call), each minus the frame's time (CLOCK_MONOTONIC, the lines' "time")."""
+
+    def __init__(self, daemon_socket):
+        import socket
+        self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.udp.bind(("127.0.0.1", 0))
+        self.udp.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+        self.udp.setsockopt(socket.SOL_SOCKET, 35, 1)          # SO_TIMESTAMPNS
+        self.port = self.udp.getsockname()[1]
+        self.lines = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.lines.connect(daemon_socket)
+        self.lines.sendall(b'{"subscribe":["touches"]}\n')
+        self.buffer = b""
+        self.reset()
+
+    def reset(self):
+        self.frames = {}                                 # frame time: the reader's arrival
+        self.bundles = []                                # (fseq, arrival, sent)
+
+    def collect(self, seconds):
+        import select
+        import struct
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([self.lines, self.udp], [], [], 0.05)
+            now = time.monotonic()
+            for s in ready:
+                if s is self.udp:
+                    data, anc, _, _ = self.udp.recvmsg(65536, 64)
+                    sent = None
+                    for level, kind, value in anc:
+                        if kind == 35:
+                            sec, nsec = struct.unpack("qq", value[:16])
+                            # CLOCK_REALTIME → CLOCK_MONOTONIC, by the offset now.
+                            sent = sec + nsec / 1e9 - (time.time() - time.monotonic())
+                    fseq = next(a[1] for p, a in osc_bundle(data) if p == "/tuio/2Dcur" and a[0] == "fseq")
+                    if not self.bundles or fseq != self.bundles[-1][0]:
+                        self.bundles.append((fseq, now, sent if sent is not None else now))
+                else:
+                    self.buffer += self.lines.recv(1 << 16)
+                    *complete, self.buffer = self.buffer.split(b"\n")
+                    for l in complete:
+                        if b'"event":"touch"' in l:
+                            self.frames.setdefault(float(l.split(b'"time":', 1)[1].split(b",", 1)[0]), now)
+
+    def figures(self):
+        """(frames, bundles, {name: (p50, p99)} in ms) for line, udp_received, udp_sent, added."""
+        times = sorted(self.frames)
+        n = min(len(times), len(self.bundles))
+
+        def pct(v, p):
+            v = sorted(v)
+            return v[min(len(v) - 1, int(round((len(v) - 1) * p)))] if v else float("nan")
+        line = [(self.frames[t] - t) * 1000 for t in times[:n]]
+        received = [(self.bundles[k][1] - times[k]) * 1000 for k in range(n)]
+        sent = [(self.bundles[k][2] - times[k]) * 1000 for k in range(n)]
+        added = [r - l for r, l in zip(received, line)]
+        return len(times), len(self.bundles), {name: (pct(v, 0.5), pct(v, 0.99)) for name, v in
+                                               (("line", line), ("udp_received", received), ("udp_sent", sent), ("added", added))}
+
+    @staticmethod
+    def describe(frames, f):
+        return ("{} frames: socket line read p50 {:.2f} ms, p99 {:.2f} ms; UDP bundle sent p50 {:.2f} ms, p99 {:.2f} ms, read "
+                "p50 {:.2f} ms, p99 {:.2f} ms; added by the bridge (read to read) p50 {:.2f} ms, p99 {:.2f} ms").format(
+                    frames, *f["line"], *f["udp_sent"], *f["udp_received"], *f["added"])

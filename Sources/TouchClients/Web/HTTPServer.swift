@@ -17,6 +17,9 @@ import TouchSystem
 /// reading is dropped (`onOverflow` may say goodbye first), the others are not slowed down.
 package final class HTTPServer {
     package static let maximumRequest = 8192
+    /// Connections at once, those still sending their head included: one more is closed at once (a
+    /// local program that opens connections and sends nothing cannot take every descriptor).
+    package static let maximumPeers = 128
 
     package final class Peer {
         package let fd: FileDescriptor
@@ -45,6 +48,7 @@ package final class HTTPServer {
     package let queueLimit: Int
     private var peers: [FileDescriptor: Peer] = [:]
     private var lastHostWarning = -Double.infinity
+    private var lastFullWarning = -Double.infinity
 
     /// A request that passed the checks; `cookie` is the Set-Cookie to give with the answer (the token
     /// came in the query).
@@ -108,6 +112,15 @@ package final class HTTPServer {
         while true {
             guard case .success(let accepted?) = UnixSocket.acceptConnection(listenFD) else { return }
             let fd = accepted
+            guard peers.count < Self.maximumPeers else {
+                fd.close()
+                let now = monotonicNow()
+                if now - lastFullWarning >= 10 {
+                    lastFullWarning = now
+                    log.warning("\(peers.count) connections open: a new one was closed (said at most once every 10 s)")
+                }
+                continue
+            }
             peers[fd] = Peer(fd: fd)
             do {
                 try loop.add(fd, events: [.readable, .hangup]) { [unowned self] ev in service(fd, ev) }
