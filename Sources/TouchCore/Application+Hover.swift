@@ -24,7 +24,7 @@ extension Application {
     /// After the frame's touches: the hovers the pencil is over begin or change.
     func followHover(_ frame: DigitizerFrame, _ now: [HoverGestureRecognizer]) {
         guard let hover = frame.hover else { return }
-        for r in now where r.isEnabled && (r.hoverDevice == frame.device || !r.isFollowing) {
+        for r in now where r.isActive && (r.hoverDevice == frame.device || !r.isFollowing) {
             r.follow(hover, device: frame.device)
         }
     }
@@ -39,7 +39,7 @@ extension Application {
             var view: View? = hit
             while let v = view {
                 for case let r as HoverGestureRecognizer in v.gestureRecognizers
-                where r.isEnabled && r.allowedTouchTypes.allows(.pencil) && (!r.isFollowing || r.hoverDevice == device) {
+                where r.isActive && r.allowedTouchTypes.allows(.pencil) && (!r.isFollowing || r.hoverDevice == device) {
                     found.append(r)
                 }
                 view = v === window ? nil : v.superview

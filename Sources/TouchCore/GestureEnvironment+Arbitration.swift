@@ -194,7 +194,7 @@ extension GestureEnvironment {
     /// A requirement still in possible holds its dependents back (F1). One that takes no part in the
     /// current sequence (no touches, no timer) or is disabled cannot fail any more and does not.
     private func isStillDeciding(_ b: GestureRecognizer) -> Bool {
-        b.isParticipating && b.isEnabled && b.storedState == .possible
+        b.isParticipating && b.isActive && b.storedState == .possible
     }
 
     /// began or changed, or recognized and not yet reset.

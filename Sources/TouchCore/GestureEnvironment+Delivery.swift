@@ -72,7 +72,7 @@ extension GestureEnvironment {
     }
 
     private func accepts(_ r: GestureRecognizer, _ touch: Touch) -> Bool {
-        guard r.isEnabled, r.storedState.receivesTouches, !r.followsHover else { return false }     // P2, P3, HV4
+        guard r.isActive, r.storedState.receivesTouches, !r.followsHover else { return false }     // P2, P3, HV4
         // A discrete recognizer that has made its decision and only waits for a requirement (F1)
         // takes no new touches.
         if r.pendingState == .ended { return false }
@@ -201,7 +201,7 @@ extension GestureEnvironment {
         time = Swift.max(time, deadline)
         r.deadline = nil
         depth += 1
-        if r.isEnabled && r.storedState.receivesTouches {
+        if r.isActive && r.storedState.receivesTouches {
             input = "timer"
             r.deadlineReached(at: deadline)
             input = "update"

@@ -292,11 +292,25 @@ open class GestureRecognizer: CustomStringConvertible {
     /// F1: the transition the recognizer asked for while a required recognizer was still possible.
     var pendingState: State?
     /// F2: the requirements of the current attempt, evaluated once.
+    /// Out of the focused app's scope (a scene's `apps` and `exceptApps`, docs/focus.md, FO1): not
+    /// UIKit's. The daemon sets it only between touch sequences; every rule that reads `isEnabled`
+    /// reads `isActive`, so a scoped-out recognizer takes no touches and follows no hover. Kept apart
+    /// from `isEnabled`, the user's own switch (`set recognizers`), so neither overwrites the other.
+    public final var isScopedOut = false {
+        didSet {
+            guard isScopedOut && !oldValue else { return }
+            (self as? HoverGestureRecognizer)?.cancelFollowing()
+        }
+    }
+
+    /// Enabled and in scope: what takes part.
+    public final var isActive: Bool { isEnabled && !isScopedOut }
+
     var attemptRequirements: [GestureRecognizer]?
     /// Taking part in the current touch sequence of its environment.
     var isParticipating = false
     /// P3: enabled, taking part, and in a state that receives touches (possible, began, changed).
-    var takesTouches: Bool { isEnabled && storedState.receivesTouches && isParticipating }
+    var takesTouches: Bool { isActive && storedState.receivesTouches && isParticipating }
     /// The environment of the sequence the recognizer takes part in; set and cleared with
     /// `isParticipating` (and by the window when it goes away), so it is retained only meanwhile.
     var participatingEnvironment: GestureEnvironment?

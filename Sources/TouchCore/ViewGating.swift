@@ -89,7 +89,7 @@ extension GestureEnvironment {
 
     /// The recognizer has not decided yet about a gesture the touch is part of (C2, C3).
     private func holdsTouch(_ r: GestureRecognizer, _ t: Touch) -> Bool {
-        r.isEnabled && r.isParticipating && r.storedState == .possible && r.sequenceTouches.containsIdentical(t)
+        r.isActive && r.isParticipating && r.storedState == .possible && r.sequenceTouches.containsIdentical(t)
     }
 
     /// C2, C3: touches whose recognizers have all decided get their late delivery.

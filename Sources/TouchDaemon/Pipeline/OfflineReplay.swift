@@ -24,6 +24,10 @@ public enum OfflineReplay {
         /// The scene's actions run and their lines are handed out (`replay --actions`); nothing is
         /// written anywhere.
         public var actions = false
+        /// The focused app from the start (`replay --focus APP`; nil: none known), and its changes at
+        /// seconds from the recordings' first event (`--focus-at T=APP`; an empty APP: none known).
+        public var focus: String?
+        public var focusChanges: [(time: Double, app: String?)] = []
 
         public init(topics: Topics = .gestures, mirrorPath: String? = nil, deviceIndex: Int = 0) {
             self.topics = topics
@@ -118,6 +122,9 @@ public enum OfflineReplay {
                 DeviceLine.encode(action: "added", device: options.deviceIndex + i, node: "replay:" + r.source, name: r.device.name).withUnsafeBufferPointer(line)
             }
         }
+        pipeline.setFocus(app: options.focus)
+        let start = recordings.compactMap { $0.events.first?.time }.min() ?? 0
+        var changes = options.focusChanges.sorted { $0.time < $1.time }[...]
         // Interleaved by time; at equal times, in the order the recordings were named.
         var next = [Int](repeating: 0, count: recordings.count)
         while true {
@@ -129,6 +136,10 @@ public enum OfflineReplay {
             guard let i = pick else { break }
             let e = recordings[i].events[next[i]]
             next[i] += 1
+            while let c = changes.first, e.time - start >= c.time {
+                pipeline.setFocus(app: c.app)
+                changes.removeFirst()
+            }
             if let f = players[i].play(e) { pipeline.handle(f) }
         }
         pipeline.finish()

@@ -110,6 +110,7 @@ extension Pipeline {
         for r in c.recognizers { wire(r) }
         if let actions { for (r, a) in c.actions { actions.bind(r, a) } }
         applyOverrides(to: c.recognizers)
+        applyScopes(c.scopes)
         for w in c.warnings { log.warning("client scene \"\(c.name)\": \(w)") }
         clientScenes.append(c)
         clientScenes.sort { a, b in

@@ -46,6 +46,8 @@ public final class Pipeline {
     /// What `set recognizers` decided, by recognizer name, in order: kept across a reload of the scene
     /// file, so that a reloaded scene does not bring back what a lock screen turned off.
     package var enabledOverrides: [String: Bool] = [:]
+    /// The focused app and the one the recognizers' scopes follow (Pipeline+Focus).
+    var focusState = FocusState()
 
     /// The scenes' actions at work (README "Actions"); nil: actions are off (the scene has none,
     /// `--no-actions`, no /dev/uinput, or a write failed).
@@ -68,6 +70,7 @@ public final class Pipeline {
         self.log = log
         application = Application(window: scene.window)
         wire(application, scene)
+        applyScopes(scene.scopes)
     }
 
     /// Takes a new scene (SIGHUP, or the built-in scene sized for the first device). The old scene's
@@ -93,6 +96,8 @@ public final class Pipeline {
             if let again = c.rebuilt() { attach(again, at: nil) }
         }
         applyOverrides(to: newScene.recognizers)
+        applyScopes(newScene.scopes)
+        applyFocusWhenIdle()
         passthrough?.flush()
         onSceneChanged?()
     }
@@ -286,6 +291,7 @@ public final class Pipeline {
     }
 
     private func deliver(_ frame: DigitizerFrame) {
+        if focusState.told != focusState.applied { applyFocusWhenIdle() }
         if wantsActivity { noteActivity(frame) }
         if displayGate.isActive && swallowed(frame) { return }
         guard passthrough != nil || !retiring.isEmpty || actions != nil else {

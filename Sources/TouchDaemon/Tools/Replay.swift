@@ -16,6 +16,8 @@ extension Ctl {
         .flag("together", "play the recordings at once, interleaved by their times, as devices of one\nscreen: a finger panel and a pen (--together FINGERS PEN), with the pen's palm rejection"),
         .option("mirror", "OUT", "also write what a pass-through mirror would be sent, as an evemu recording\n(one recording)"),
         .option("html", "OUT", "also write a self-contained HTML report: the views, every touch, a lane per\nrecognizer with its states and reasons (one recording)"),
+        .option("focus", "APP", "the focused app from the start, for scenes with apps and exceptApps (docs/focus.md)"),
+        .option("focus-at", "T=APP", "the focused app from T seconds after the recording's start on (T=, no app), repeatable"),
         .flag("allow-truncated", "replay what is whole of a recording cut short (by a mail client, a full disk)\ninstead of refusing it"),
     ]) { a in
         guard !a.positional.isEmpty else { try a.expect(1, "at least one recording") ; return 2 }
@@ -39,6 +41,14 @@ extension Ctl {
         var options = OfflineReplay.Options(topics: printed)
         options.mirrorPath = a["mirror"]
         options.actions = a.has("actions")
+        options.focus = a["focus"]
+        options.focusChanges = try a.values("focus-at").map { text in
+            guard let eq = text.firstIndex(of: "="), let t = Double(text[..<eq]), t >= 0 else {
+                throw Arguments.Failure(description: "touchbridgectl replay: --focus-at \(text): give T=APP, T seconds from the recording's start (2.5=firefox, 4= for none)")
+            }
+            let app = String(text[text.index(after: eq)...])
+            return (t, app.isEmpty ? nil : app)
+        }
         var out = StandardOutput()
         if let htmlPath = a["html"] {
             return try replayReport(a.positional[0], to: htmlPath, scenePath: scenePath, printed: printed,

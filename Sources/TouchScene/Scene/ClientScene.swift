@@ -28,6 +28,8 @@ public final class ClientScene {
     /// What its recognizers do on the desktop (README "Actions"): a client scene is pushed by a peer
     /// permitted to control the daemon, as the scene file is written by one.
     package let actions: [(recognizer: GestureRecognizer, action: Action)]
+    /// Where its recognizers take part (`apps`, `exceptApps`).
+    package let scopes: [(recognizer: GestureRecognizer, scope: AppScope)]
     /// The layout its keys actions were resolved in (the scene file's), for rebuilding.
     package let keyboard: KeyboardNames
     /// What is legal but surely not meant, for the log.
@@ -43,6 +45,7 @@ public final class ClientScene {
         reserved = builder.reserved
         delegate = builder.delegate
         actions = builder.actions
+        scopes = builder.scopes
         keyboard = builder.keyboard
         warnings = builder.warnings
     }

@@ -124,6 +124,10 @@ package struct RecognizerSchema: Sendable {
     package static let nameKey = "name", typeKey = "type", requireToFailKey = "requireToFail", simultaneousKey = "simultaneousWith"
     /// What the recognizer does on the desktop (Action, README "Actions").
     package static let actionKey = "action", enabledKey = "enabled"
+    /// Where it takes part: the focused app's patterns (AppScope, docs/focus.md).
+    package static let appsKey = "apps", exceptAppsKey = "exceptApps"
+    /// The scene line's word on a scoped recognizer: in scope of the focused app now. Not a file's key.
+    package static let activeKey = "inScope"
 
     package static let all: [RecognizerSchema] = [
         RecognizerSchema(kind: .tap, make: TapGestureRecognizer.init, properties: [
@@ -163,6 +167,16 @@ package struct RecognizerSchema: Sendable {
     /// The schema of a scene file's `"type"`.
     package static func named(_ type: String) -> RecognizerSchema? { all.first { $0.kind.name.description == type } }
 
+    /// `"apps"` and `"exceptApps"`, each when not empty.
+    package static func writeScope(_ scope: AppScope, _ w: inout JSONWriter) {
+        for (key, patterns) in [(appsKey, scope.apps), (exceptAppsKey, scope.exceptApps)] where !patterns.isEmpty {
+            w.key(string: key)
+            w.beginArray()
+            for p in patterns { w.string(p) }
+            w.endArray()
+        }
+    }
+
     /// The schema of a recognizer's class (nil for a class the format does not know).
     package static func of(_ g: GestureRecognizer) -> RecognizerSchema? {
         let kind = RecognizerKind(g)
@@ -171,7 +185,7 @@ package struct RecognizerSchema: Sendable {
 
     /// The keys a recognizer of this type may have, in the order error messages list them.
     package var allowedKeys: [String] {
-        [Self.nameKey, Self.typeKey] + Self.common.map(\.key) + [Self.requireToFailKey, Self.simultaneousKey] + properties.map(\.key) + [Self.actionKey]
+        [Self.nameKey, Self.typeKey] + Self.common.map(\.key) + [Self.requireToFailKey, Self.simultaneousKey] + properties.map(\.key) + [Self.actionKey, Self.appsKey, Self.exceptAppsKey, Self.activeKey]
     }
 
     /// Every type's name, for messages.
@@ -185,7 +199,7 @@ package struct RecognizerSchema: Sendable {
     /// values are not its type's defaults, then the names it requires to fail and is simultaneous with:
     /// `{"name": "doubleTap", "type": "tap", "numberOfTapsRequired": 2}`.
     package static func fileEntry(_ g: GestureRecognizer, requireToFail: [String] = [], simultaneousWith: [String] = [],
-                          simultaneousWithEveryone: Bool = false, action: Action? = nil) -> String {
+                          simultaneousWithEveryone: Bool = false, action: Action? = nil, scope: AppScope = AppScope()) -> String {
         guard let schema = of(g) else { preconditionFailure("scene schema: \(g) has no scene type") }
         let fresh = schema.make()
         func written(_ p: RecognizerProperty, _ r: GestureRecognizer) -> [UInt8] {
@@ -208,6 +222,7 @@ package struct RecognizerSchema: Sendable {
         }
         if simultaneousWithEveryone { w.key(string: simultaneousKey); w.staticString("*") }
         if let action { w.key(string: actionKey); ActionSchema.write(action, discrete: g.isDiscrete, &w) }
+        writeScope(scope, &w)
         w.endObject()
         // Names and keys are plain words: a space after each colon and comma reads as a person writes.
         return String(decoding: w.bytes, as: UTF8.self).replacingSeparators()

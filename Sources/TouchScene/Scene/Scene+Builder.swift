@@ -23,6 +23,8 @@ extension Scene {
         /// The layout keys actions are typed in, and the actions read.
         let keyboard: KeyboardNames
         var actions: [(recognizer: GestureRecognizer, action: Action)] = []
+        /// The recognizers with `apps` or `exceptApps`, and their scopes.
+        var scopes: [(recognizer: GestureRecognizer, scope: AppScope)] = []
         /// Errors met so far (a compiler's way: every one it can, `ConfigErrors.limit` at most); reading
         /// goes on past each with the next view, recognizer or entry.
         var errors: [ConfigError] = []
@@ -93,14 +95,23 @@ extension Scene {
             var requireToFail: [String] = []
             var simultaneous = SimultaneousSpec.none
             var properties = PropertyReader(reader: r)
+            var scope = AppScope()
             for (k, v) in members {
                 let p = r.join(path, k)
                 switch k {
                 case RecognizerSchema.nameKey, RecognizerSchema.typeKey: break
+                case RecognizerSchema.activeKey: break          // the scene line's, derived: a saved line reads as the file it is
                 case RecognizerSchema.requireToFailKey: requireToFail = try r.strings(v, p)
                 case RecognizerSchema.actionKey:
                     let names = keyboard
                     actions.append((g, try ActionSchema.read(v, p, for: g, r) { () throws(KeyboardError) in try KeyboardLayout.compiled(names) }))
+                case RecognizerSchema.appsKey, RecognizerSchema.exceptAppsKey:
+                    let patterns = try r.strings(v, p)
+                    if let i = patterns.firstIndex(where: \.isEmpty) { throw r.error("\(p)[\(i)]", "must not be empty: an app id or a shell pattern of one (\"firefox\", \"org.mozilla.*\")") }
+                    if patterns.isEmpty {
+                        warnings.append("\(r.file): \(p): an empty list \(k == RecognizerSchema.appsKey ? "is no scope: the recognizer takes part in every app" : "leaves no app out")")
+                    }
+                    if k == RecognizerSchema.appsKey { scope.apps = patterns } else { scope.exceptApps = patterns }
                 case RecognizerSchema.simultaneousKey:
                     if v.stringValue == "*" { simultaneous = .everyone } else {
                         guard v.arrayValue != nil else { throw r.error(p, "must be an array of recognizer names or \"*\"") }
@@ -114,6 +125,7 @@ extension Scene {
             }
             warnings += properties.warnings
             if let problem = schema.check(g) { throw r.error(path, problem) }
+            if !scope.isEmpty { scopes.append((g, scope)) }
             g.delegate = delegate
             recognizerIndex[name] = recognizers.count
             recognizers.append((g, path, requireToFail, simultaneous))

@@ -31,6 +31,8 @@ public final class Scene {
     public internal(set) var reservedViews: [View] = []
     /// What recognizers do on the desktop (README "Actions"), in the order the file declares them.
     public internal(set) var actions: [(recognizer: GestureRecognizer, action: Action)] = []
+    /// The recognizers that take part only in some apps (`apps`, `exceptApps`; docs/focus.md).
+    package internal(set) var scopes: [(recognizer: GestureRecognizer, scope: AppScope)] = []
     /// What a pencil's barrel buttons do (`"pencilButtons"`: 1 for BTN_STYLUS, 2 for BTN_STYLUS2), when
     /// pressed: a click where the pen is, or keys (docs/pens.md).
     public internal(set) var pencilButtonActions: [Int: Action] = [:]
@@ -196,6 +198,7 @@ public final class Scene {
         scene.passesEveryDevice = passthrough
         scene.reservedViews = builder.reserved
         scene.actions = builder.actions
+        scene.scopes = builder.scopes
         scene.pencilButtonActions = pencilButtons
         scene.keyboard = keyboard
         scene.keyboardLayout = builder.keyboard

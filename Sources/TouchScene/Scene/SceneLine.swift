@@ -42,6 +42,7 @@ package enum SceneLine {
         var actions: [ObjectIdentifier: Action] = [:]
         for (r, a) in scene.actions + clients.flatMap(\.actions) { actions[ObjectIdentifier(r)] = a }
         var writer = Scene.ViewWriting(window: scene.window, reserved: reserved, actions: actions)
+        for (r, s) in scene.scopes + clients.flatMap(\.scopes) { writer.scopes[ObjectIdentifier(r)] = s }
         w.key(string: SceneSchema.views)
         w.beginArray()
         for v in scene.window.subviews {
@@ -101,6 +102,11 @@ extension Scene.ViewWriting {
             }
         }
         if let a = actions[ObjectIdentifier(r)] { w.key(string: RecognizerSchema.actionKey); ActionSchema.write(a, discrete: r.isDiscrete, &w) }
+        if let s = scopes[ObjectIdentifier(r)] {
+            RecognizerSchema.writeScope(s, &w)
+            // Derived, as the window's frame is: whether the focused app lets it take part now (FO1).
+            w.key(string: RecognizerSchema.activeKey); w.bool(!r.isScopedOut)
+        }
         w.endObject()
     }
 }

@@ -43,6 +43,7 @@ extension Scene {
         let window: Window
         let reserved: Set<ObjectIdentifier>
         let actions: [ObjectIdentifier: Action]
+        var scopes: [ObjectIdentifier: AppScope] = [:]
         var clientScene: String? = nil
     }
 }

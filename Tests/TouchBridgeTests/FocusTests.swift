@@ -1,0 +1,105 @@
+import Testing
+import TouchCore
+@testable import TouchDaemon
+@testable import TouchScene
+@testable import TouchProtocol
+
+/// Recognizers that follow the focused app (docs/focus.md, FO1–FO3), on a pipeline without a daemon:
+/// a scene with per-app recognizers, a focus told, timestamped frames, one ordered log.
+@Suite("Focus: recognizers scoped to the focused app")
+struct FocusTests {
+    static let scene = """
+    {"window": {"width": 1280, "height": 800},
+     "views": [{"name": "screen", "frame": [0, 0, 1280, 800], "recognizers": [
+       {"name": "browserPan", "type": "pan", "apps": ["firefox", "org.mozilla.*"]},
+       {"name": "terminalPan", "type": "pan", "apps": ["foot"]},
+       {"name": "otherPan", "type": "pan", "exceptApps": ["firefox", "org.mozilla.*", "foot"]}]}]}
+    """
+
+    static func rig() throws -> PipelineRig {
+        try PipelineRig(scene) { PipelineRig.gesture($0) }
+    }
+
+    static func drag(_ rig: PipelineRig, at t: Double) {
+        rig.touch(1, 400, 400, at: t)
+        for i in 1...5 { rig.touch(1, 400 + Double(i) * 20, 400, at: t + Double(i) * 0.01) }
+        rig.liftAll(at: t + 0.06)
+    }
+
+    @Test("Patterns match app ids and X11 classes without regard to case; apps and exceptApps together")
+    func patterns() {
+        let s = AppScope(apps: ["firefox", "org.mozilla.*"])
+        #expect(s.allows("firefox") && s.allows("Firefox") && s.allows("org.mozilla.firefox"))
+        #expect(!s.allows("foot") && !s.allows(nil))
+        let except = AppScope(exceptApps: ["krita"])
+        #expect(except.allows(nil) && except.allows("foot") && !except.allows("Krita"))
+        let both = AppScope(apps: ["org.gnome.*"], exceptApps: ["org.gnome.Terminal"])
+        #expect(both.allows("org.gnome.Nautilus") && !both.allows("org.gnome.Terminal"))
+    }
+
+    @Test("With no focus known only the exceptApps pan takes part; each app's own then")
+    func perApp() throws {
+        let rig = try Self.rig()
+        Self.drag(rig, at: 1)
+        rig.pipeline.setFocus(app: "org.mozilla.firefox")
+        Self.drag(rig, at: 2)
+        rig.pipeline.setFocus(app: "foot")
+        Self.drag(rig, at: 3)
+        #expect(rig.take() == ["otherPan began", "otherPan changed", "otherPan changed", "otherPan changed", "otherPan changed", "otherPan ended",
+                               "browserPan began", "browserPan changed", "browserPan changed", "browserPan changed", "browserPan changed", "browserPan ended",
+                               "terminalPan began", "terminalPan changed", "terminalPan changed", "terminalPan changed", "terminalPan changed", "terminalPan ended"])
+    }
+
+    @Test("A focus change mid-gesture waits for the last finger to lift (FO2)")
+    func midGesture() throws {
+        let rig = try Self.rig()
+        rig.pipeline.setFocus(app: "firefox")
+        rig.touch(1, 400, 400, at: 1)
+        for i in 1...3 { rig.touch(1, 400 + Double(i) * 20, 400, at: 1 + Double(i) * 0.01) }
+        rig.pipeline.setFocus(app: "foot")
+        for i in 4...6 { rig.touch(1, 400 + Double(i) * 20, 400, at: 1 + Double(i) * 0.01) }
+        rig.liftAll(at: 1.1)
+        #expect(rig.take().allSatisfy { $0.hasPrefix("browserPan") })
+        #expect(rig.pipeline.focusedApp == "foot")
+        Self.drag(rig, at: 2)
+        #expect(rig.take().first == "terminalPan began")
+    }
+
+    @Test("A scoped recognizer disabled by set recognizers stays disabled in its app; enabled again, it follows its scope")
+    func withEnabled() throws {
+        let rig = try Self.rig()
+        try rig.pipeline.setEnabled(patterns: ["browserPan"], enabled: false, at: 0)
+        rig.pipeline.setFocus(app: "firefox")
+        Self.drag(rig, at: 1)
+        #expect(rig.take() == [])
+        try rig.pipeline.setEnabled(patterns: ["browserPan"], enabled: true, at: 1.5)
+        Self.drag(rig, at: 2)
+        #expect(rig.take().first == "browserPan began")
+    }
+
+    @Test("The scene line says each scope and whether it is in scope now, and reads back as the file it is")
+    func sceneLine() throws {
+        let rig = try Self.rig()
+        rig.pipeline.setFocus(app: "foot")
+        let line = try JSONParser.parse(String(decoding: rig.pipeline.sceneLine(), as: UTF8.self))
+        let recognizers = line["scene"]?["views"]?.arrayValue?.first?["recognizers"]?.arrayValue ?? []
+        #expect(recognizers.map { $0["inScope"]?.boolValue } == [false, true, false])
+        #expect(recognizers[0]["apps"]?.arrayValue?.compactMap { $0.stringValue } == ["firefox", "org.mozilla.*"])
+        #expect(recognizers[2]["exceptApps"]?.arrayValue?.count == 3)
+        var w = JSONWriter()
+        w.value(line["scene"]!)
+        let again = try Scene.parse(w.string, file: "saved line", passthrough: false, systemKeyboard: KeyboardNames())
+        #expect(again.scopes.map(\.scope) == (try Scene.parse(Self.scene, file: "f", passthrough: false, systemKeyboard: KeyboardNames())).scopes.map(\.scope))
+    }
+
+    @Test("An empty pattern is an error naming its path; an empty list a warning")
+    func errors() {
+        #expect(performing: {
+            try Scene.parse(#"{"window":{"width":10,"height":10},"views":[{"name":"v","frame":[0,0,10,10],"recognizers":[{"name":"t","type":"tap","apps":[""]}]}]}"#,
+                            file: "f", passthrough: false, systemKeyboard: KeyboardNames())
+        }, throws: { "\($0)".contains("views[0].recognizers[0].apps[0]: must not be empty") })
+        let s = try? Scene.parse(#"{"window":{"width":10,"height":10},"views":[{"name":"v","frame":[0,0,10,10],"recognizers":[{"name":"t","type":"tap","apps":[]}]}]}"#,
+                                 file: "f", passthrough: false, systemKeyboard: KeyboardNames())
+        #expect(s?.warnings.contains { $0.contains("an empty list is no scope") } == true)
+    }
+}
