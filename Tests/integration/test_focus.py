@@ -1,0 +1,52 @@
+"""Per-app recognizers (docs/focus.md) through the real binaries: `touchbridgectl replay --focus` and
+`--focus-at` make a per-app scene testable offline, and `scene check` reads the keys."""
+import subprocess
+
+from common import *  # noqa: F401,F403
+
+SCENE = {
+    "window": {"width": 1280, "height": 800},
+    "views": [{"name": "screen", "frame": [0, 0, 1280, 800], "recognizers": [
+        {"name": "browserTap", "type": "tap", "apps": ["firefox", "org.mozilla.*"]},
+        {"name": "terminalTap", "type": "tap", "apps": ["foot"]},
+        {"name": "otherTap", "type": "tap", "exceptApps": ["firefox", "org.mozilla.*", "foot"]}]}],
+}
+
+
+class FocusTests(TestCase):
+    def scene(self):
+        path = os.path.join(self.tempdir(), "apps.json")
+        with open(path, "w") as f:
+            json.dump(SCENE, f)
+        return path
+
+    def replay(self, *args):
+        out = subprocess.run([CTL, "replay", "--scene", self.scene()] + list(args) + [TAPS], capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        return [(l["recognizer"], round(l["time"], 2)) for l in map(json.loads, out.stdout.splitlines())]
+
+    def test_each_app_gets_its_own_recognizer(self):
+        self.assertEqual({r for r, _ in self.replay()}, {"otherTap"}, "no focus known: only the exceptApps one")
+        self.assertEqual({r for r, _ in self.replay("--focus", "Firefox")}, {"browserTap"}, "an X11 class, case folded")
+        self.assertEqual({r for r, _ in self.replay("--focus", "org.mozilla.firefox")}, {"browserTap"})
+        self.assertEqual({r for r, _ in self.replay("--focus", "foot")}, {"terminalTap"})
+
+    def test_focus_at_changes_it_between_touches(self):
+        taps = self.replay("--focus", "firefox", "--focus-at", "0.6=foot", "--focus-at", "1.3=")
+        first = taps[0][1]
+        self.assertEqual(len(taps), 9)
+        for name, t in taps:
+            want = "browserTap" if t - first < 0.5 else "terminalTap" if t - first < 1.2 else "otherTap"
+            self.assertEqual(name, want, taps)
+        out = ctl("replay", "--focus-at", "soon=foot", TAPS)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("give T=APP", out.stderr)
+
+    def test_scene_check_names_an_empty_pattern(self):
+        bad = dict(SCENE, views=[dict(SCENE["views"][0], recognizers=[{"name": "t", "type": "tap", "apps": ["firefox", ""]}])])
+        path = os.path.join(self.tempdir(), "bad.json")
+        with open(path, "w") as f:
+            json.dump(bad, f)
+        out = ctl("scene", "check", path)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("views[0].recognizers[0].apps[1]: must not be empty", out.stderr)
