@@ -185,7 +185,7 @@ package struct RecognizerSchema: Sendable {
 
     /// The keys a recognizer of this type may have, in the order error messages list them.
     package var allowedKeys: [String] {
-        [Self.nameKey, Self.typeKey] + Self.common.map(\.key) + [Self.requireToFailKey, Self.simultaneousKey] + properties.map(\.key) + [Self.actionKey, Self.appsKey, Self.exceptAppsKey, Self.activeKey]
+        [Self.nameKey, Self.typeKey] + Self.common.map(\.key) + [Self.requireToFailKey, Self.simultaneousKey] + properties.map(\.key) + [Self.actionKey, Self.appsKey, Self.exceptAppsKey]
     }
 
     /// Every type's name, for messages.

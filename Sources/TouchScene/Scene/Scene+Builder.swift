@@ -76,6 +76,11 @@ extension Scene {
 
         mutating func recognizer(_ json: JSON, _ path: String) throws -> GestureRecognizer {
             let r = reader
+            // The scene line's derived "inScope" is read past: a saved line reads as the file it is.
+            var json = json
+            if case .object(let members) = json, members.contains(where: { $0.0 == RecognizerSchema.activeKey }) {
+                json = .object(members.filter { $0.0 != RecognizerSchema.activeKey })
+            }
             let types = RecognizerSchema.typeNames
             guard let typeJSON = json[RecognizerSchema.typeKey] else { throw r.error(path, "missing \"type\" (one of \(types.joined(separator: ", ")))") }
             let type = try r.string(typeJSON, r.join(path, RecognizerSchema.typeKey))
@@ -100,7 +105,6 @@ extension Scene {
                 let p = r.join(path, k)
                 switch k {
                 case RecognizerSchema.nameKey, RecognizerSchema.typeKey: break
-                case RecognizerSchema.activeKey: break          // the scene line's, derived: a saved line reads as the file it is
                 case RecognizerSchema.requireToFailKey: requireToFail = try r.strings(v, p)
                 case RecognizerSchema.actionKey:
                     let names = keyboard
