@@ -372,6 +372,10 @@ class TUIOLatency:
         self.lines.connect(daemon_socket)
         self.lines.sendall(b'{"subscribe":["touches"]}\n')
         self.buffer = b""
+        # The last fseq read, kept across reset(): the bridge says the alive set again once a second
+        # with the same fseq while nothing changes, and such a re-send read just after a reset is no
+        # frame's bundle (counted as one, it paired every later frame with the bundle before its own).
+        self.last_fseq = None
         self.reset()
 
     def reset(self):
@@ -395,7 +399,8 @@ class TUIOLatency:
                             # CLOCK_REALTIME → CLOCK_MONOTONIC, by the offset now.
                             sent = sec + nsec / 1e9 - (time.time() - time.monotonic())
                     fseq = next(a[1] for p, a in osc_bundle(data) if p == "/tuio/2Dcur" and a[0] == "fseq")
-                    if not self.bundles or fseq != self.bundles[-1][0]:
+                    if fseq != self.last_fseq:
+                        self.last_fseq = fseq
                         self.bundles.append((fseq, now, sent if sent is not None else now))
                 else:
                     self.buffer += self.lines.recv(1 << 16)
