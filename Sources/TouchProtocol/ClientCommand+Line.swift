@@ -41,6 +41,20 @@ extension ClientCommand {
             w.key("set"); w.beginObject()
             w.key("display"); w.string(on ? "on" : "off")
             w.endObject()
+        case .setFocus(let f):
+            w.key("set"); w.beginObject()
+            w.key("focus")
+            if let f {
+                w.beginObject()
+                w.key("app"); w.string(f.app)
+                if let t = f.title { w.key("title"); w.string(t) }
+                if let s = f.source { w.key("source"); w.string(s) }
+                if f.whileConnected { w.key("whileConnected"); w.bool(true) }
+                w.endObject()
+            } else {
+                w.null()
+            }
+            w.endObject()
         case .scene(let name, let views):
             w.key("scene"); w.beginObject()
             w.key(string: ClientCommand.sceneNameKey); w.string(name)

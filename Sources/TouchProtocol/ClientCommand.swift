@@ -9,6 +9,8 @@ import TouchSystem
 /// - `{"set": {"recognizers": [NAME or pattern, …], "enabled": BOOL}}`: control (`isControl`).
 /// - `{"set": {"device": INDEX or "*", "rotation": …, "flipX": …, "flipY": …, "calibration": […]}}`: control.
 /// - `{"set": {"display": "off" or "on"}}`: the display's power as the idle manager says it; control.
+/// - `{"set": {"focus": {"app": A, "title": T, "source": S, "whileConnected": B} or null}}`: the focused
+///   app (docs/focus.md); control.
 /// - `{"scene": {"name": N, "views": [VIEW, …]}}`: a client scene; control.
 public enum ClientCommand: Equatable, Sendable {
     /// The topics, and their names in the order the client gave them.
@@ -20,6 +22,9 @@ public enum ClientCommand: Equatable, Sendable {
     /// The display was turned off or on (the idle manager): while it is off, a touch sequence only
     /// wakes it (docs/screen-aware.md).
     case setDisplay(on: Bool)
+    /// The focused app as a follower or a script says it (nil: none known); recognizers with `apps` or
+    /// `exceptApps` follow it from the next touch sequence on (FO2).
+    case setFocus(Focus?)
     /// Puts this connection's scene `name` on top of the window's views (`views` in the scene file's
     /// format, checked when it is built); no views removes it.
     case scene(name: String, views: [JSON])
@@ -31,7 +36,7 @@ public enum ClientCommand: Equatable, Sendable {
     public var name: String {
         switch self {
         case .subscribe: "subscribe"
-        case .setRecognizers, .setDevice, .setDisplay: "set"
+        case .setRecognizers, .setDevice, .setDisplay, .setFocus: "set"
         case .scene: "scene"
         }
     }
@@ -178,6 +183,12 @@ public enum ClientCommand: Equatable, Sendable {
             throw Refusal(message: "set: must be an object: {\"recognizers\": [...], \"enabled\": false} or {\"device\": 0, \"rotation\": 90}")
         }
         let keys = members.map(\.0)
+        if keys.contains("focus") {
+            for k in keys where k != "focus" {
+                throw Refusal(message: "set.\(k): not with \"focus\"; set the focus alone: {\"set\": {\"focus\": {\"app\": \"firefox\"}}}")
+            }
+            return .setFocus(try focus(value["focus"]!))
+        }
         if keys.contains("display") {
             for k in keys where k != "display" {
                 throw Refusal(message: "set.\(k): not with \"display\"; set the display alone: {\"set\": {\"display\": \"off\"}}")
@@ -244,7 +255,35 @@ public enum ClientCommand: Equatable, Sendable {
             }
             return .setDevice(target, change)
         }
-        throw Refusal(message: "set: give \"recognizers\" and \"enabled\", \"device\" and what to change (\"rotation\", \"flipX\", \"flipY\", \"calibration\"), or \"display\"")
+        throw Refusal(message: "set: give \"recognizers\" and \"enabled\", \"device\" and what to change (\"rotation\", \"flipX\", \"flipY\", \"calibration\"), \"display\" or \"focus\"")
+    }
+
+    /// `{"app": A, "title": T, "source": S, "whileConnected": B}`, or null.
+    private static func focus(_ value: JSON) throws(Refusal) -> Focus? {
+        if case .null = value { return nil }
+        guard let members = value.objectValue else {
+            throw Refusal(message: "set.focus: must be {\"app\": \"firefox\", \"title\": …} or null (no focus known)")
+        }
+        func text(_ k: String, _ v: JSON, max: Int) throws(Refusal) -> String {
+            guard let s = v.stringValue, s.utf8.count <= max else { throw Refusal(message: "set.focus.\(k): must be a string of at most \(max) bytes") }
+            return s
+        }
+        var f = Focus(app: "")
+        var app: String?
+        for (k, v) in members {
+            switch k {
+            case "app": app = try text(k, v, max: Focus.maximumApp)
+            case "title": f.title = try text(k, v, max: Focus.maximumTitle)
+            case "source": f.source = try text(k, v, max: Focus.maximumSource)
+            case "whileConnected":
+                guard case .bool(let b) = v else { throw Refusal(message: "set.focus.whileConnected: must be true or false") }
+                f.whileConnected = b
+            default: throw Refusal(message: "set.focus.\(k): unknown; the focus has \"app\", \"title\", \"source\" and \"whileConnected\"")
+            }
+        }
+        guard let app, !app.isEmpty else { throw Refusal(message: "set.focus: missing \"app\": the focused window's app id (null for none)") }
+        f.app = app
+        return f
     }
 
     /// A client scene's two keys (the `scene` command's, and a `scene push` file's).

@@ -17,12 +17,14 @@ public struct Topics: OptionSet, Sendable {
     /// A line when a device's first finger lands and when its last lifts: what a presence sensor needs,
     /// without every touch (`touchbridgectl mqtt`).
     public static let activity = Topics(rawValue: 64)
+    /// The focused app, when it is learnt or changes (docs/focus.md).
+    public static let focus = Topics(rawValue: 128)
 
     /// Every topic with its name, in the order the protocol lists them (docs/protocol.md): the one
     /// vocabulary of topic names.
     public static let named: [(name: String, topic: Topics)] = [
         ("gestures", .gestures), ("touches", .touches), ("devices", .devices), ("recognizers", .recognizers),
-        ("scene", .scene), ("actions", .actions), ("activity", .activity),
+        ("scene", .scene), ("actions", .actions), ("activity", .activity), ("focus", .focus),
     ]
 
     public static var names: [String] { named.map(\.name) }

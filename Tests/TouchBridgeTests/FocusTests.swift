@@ -3,6 +3,8 @@ import TouchCore
 @testable import TouchDaemon
 @testable import TouchScene
 @testable import TouchProtocol
+import TouchClients
+import TouchSystem
 
 /// Recognizers that follow the focused app (docs/focus.md, FO1–FO3), on a pipeline without a daemon:
 /// a scene with per-app recognizers, a focus told, timestamped frames, one ordered log.
@@ -101,5 +103,30 @@ struct FocusTests {
         let s = try? Scene.parse(#"{"window":{"width":10,"height":10},"views":[{"name":"v","frame":[0,0,10,10],"recognizers":[{"name":"t","type":"tap","apps":[]}]}]}"#,
                                  file: "f", passthrough: false, systemKeyboard: KeyboardNames())
         #expect(s?.warnings.contains { $0.contains("an empty list is no scope") } == true)
+    }
+
+    @Test("set focus reads and writes back; a wrong focus is refused with the remedy")
+    func command() throws {
+        for c in [ClientCommand.setFocus(Focus(app: "firefox", title: "Mozilla Firefox", source: "sway", whileConnected: true)),
+                  .setFocus(Focus(app: "foot")), .setFocus(nil)] {
+            #expect(try ClientCommand.parse(c.line) == c)
+            #expect(c.isControl && c.name == "set")
+        }
+        for (line, message) in [(#"{"set":{"focus":{"title":"x"}}}"#, "missing \"app\""),
+                                (#"{"set":{"focus":{"app":"a","colour":"red"}}}"#, "set.focus.colour: unknown"),
+                                (#"{"set":{"focus":{"app":"a"},"display":"on"}}"#, "not with \"focus\""),
+                                (#"{"set":{"focus":"firefox"}}"#, "must be {\"app\""),
+                                ("{\"set\":{\"focus\":{\"app\":\"" + String(repeating: "a", count: 300) + "\"}}}", "at most 256 bytes")] {
+            #expect(performing: { _ = try ClientCommand.parse(Array(line.utf8)) }, throws: { ($0 as? ClientCommand.Refusal)?.message.contains(message) == true })
+        }
+        let line = FocusLine.encode(Focus(app: "foot", title: "~", source: "sway"), time: 2)
+        #expect(FocusLine.decode(try JSONParser.parse(String(decoding: line, as: UTF8.self))) == FocusLine.Decoded(time: 2, app: "foot", title: "~", source: "sway"))
+        #expect(FocusLine.decode(try JSONParser.parse(String(decoding: FocusLine.encode(nil, time: 3), as: UTF8.self)))?.app == nil)
+    }
+
+    @Test("listen has a flag for every topic but gestures (the focus topic's, --focus, among them)")
+    func listenFlags() {
+        let flags = Set(Ctl.listen.spec.options.filter { $0.value == nil }.map(\.name))
+        #expect(flags == Set(Topics.names.filter { $0 != "gestures" }))
     }
 }

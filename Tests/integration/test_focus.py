@@ -1,6 +1,8 @@
 """Per-app recognizers (docs/focus.md) through the real binaries: `touchbridgectl replay --focus` and
 `--focus-at` make a per-app scene testable offline, and `scene check` reads the keys."""
+import socket
 import subprocess
+import time
 
 from common import *  # noqa: F401,F403
 
@@ -50,3 +52,43 @@ class FocusTests(TestCase):
         out = ctl("scene", "check", path)
         self.assertEqual(out.returncode, 1)
         self.assertIn("views[0].recognizers[0].apps[1]: must not be empty", out.stderr)
+
+
+class LiveFocusTests(TestCase):
+    def test_set_focus_picks_the_apps_recognizer_and_the_topic_says_it(self):
+        path = os.path.join(self.tempdir(), "apps.json")
+        with open(path, "w") as f:
+            json.dump(SCENE, f)
+        d = self.daemon("--no-devices", "--scene", path, "--replay", TAPS, "--replay-delay", "2.5")
+        watcher = Client(d.socket, topics=["focus", "gestures"])
+        first = watcher.until(lambda l: l["event"] == "focus")[-1]
+        self.assertIsNone(first["app"], "a new subscriber is told the current focus: none yet")
+        out = ctl("set", "focus", "--app", "foot", "--title", "~", "--socket", d.socket)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        told = watcher.until(lambda l: l["event"] == "focus")[-1]
+        self.assertEqual((told["app"], told["title"], told["source"]), ("foot", "~", "touchbridgectl"))
+        watcher.pump(4)
+        self.assertEqual({g["recognizer"] for g in watcher.of("gesture")}, {"terminalTap"})
+        self.assertIn("focus: foot (touchbridgectl)", d.text())
+
+    def test_a_followers_focus_goes_with_its_connection(self):
+        d = self.daemon("--no-devices")
+        watcher = Client(d.socket, topics=["focus"])
+        watcher.until(lambda l: l["event"] == "focus")
+        follower = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        follower.connect(d.socket)
+        follower.sendall(b'{"set":{"focus":{"app":"firefox","source":"sway","whileConnected":true}}}\n')
+        self.assertEqual(watcher.until(lambda l: l["event"] == "focus")[-1]["app"], "firefox")
+        follower.close()
+        cleared = watcher.until(lambda l: l["event"] == "focus")[-1]
+        self.assertIsNone(cleared["app"])
+        self.assertTrue(wait_for(lambda: "focus cleared: the sway follower went away" in d.text()))
+        # A script's focus stays after its connection.
+        self.assertEqual(ctl("set", "focus", "--app", "foot", "--socket", d.socket).returncode, 0)
+        self.assertEqual(watcher.until(lambda l: l["event"] == "focus")[-1]["app"], "foot")
+        time.sleep(0.3)
+        self.assertEqual(ctl("set", "focus", "--none", "--socket", d.socket).returncode, 0)
+        self.assertIsNone(watcher.until(lambda l: l["event"] == "focus")[-1]["app"])
+        out = ctl("set", "focus", "--socket", d.socket)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("give --app APP", out.stderr)

@@ -43,6 +43,29 @@ extension Ctl {
         return try command(a, .setDisplay(on: state == "on"))
     }
 
+    /// `set focus --app A [--title T] [--source S]` or `--none`: the focused app, for scripts (a
+    /// follower keeps it with its connection: `follow-focus`).
+    package static let setFocus = Command("set focus",
+        "tell the daemon which app is focused (docs/focus.md): recognizers with \"apps\" or\n\"exceptApps\" follow it from the next touch sequence on; it stays until changed", options: [
+        .option("app", "APP", "the focused window's app id (its X11 class under Xwayland)"),
+        .option("title", "TITLE", "its title"),
+        .option("source", "NAME", "who says so (default touchbridgectl)"),
+        .flag("none", "no focus known"),
+        DaemonSocket.option,
+    ]) { a in
+        try a.expect(0, "nothing (--app APP or --none)")
+        if a.has("none") {
+            guard a["app"] == nil && a["title"] == nil else {
+                throw Arguments.Failure(description: "touchbridgectl set focus: --none takes no --app or --title")
+            }
+            return try command(a, .setFocus(nil))
+        }
+        guard let app = a["app"], !app.isEmpty else {
+            throw Arguments.Failure(description: "touchbridgectl set focus: give --app APP (the app id, \"firefox\"), or --none")
+        }
+        return try command(a, .setFocus(Focus(app: app, title: a["title"], source: a["source"] ?? "touchbridgectl")))
+    }
+
     package static let enable = recognizerSwitch(true)
     package static let disable = recognizerSwitch(false)
 

@@ -11,6 +11,7 @@ extension Ctl {
         .flag("scene", "also the scene being served, now and whenever it changes"),
         .flag("actions", "also every action written to the keyboard and pointer devices"),
         .flag("activity", "also a line when a device's first finger lands and when its last lifts"),
+        .flag("focus", "also the focused app, now and whenever it changes"),
         DaemonSocket.option,
     ]) { a in
         try a.expect(0, "nothing")

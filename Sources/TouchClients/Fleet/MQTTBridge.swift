@@ -253,6 +253,9 @@ public final class MQTTBridge {
                 return .failure(.init(message: "scene \"\(name)\": view \"\(view)\", recognizer \"\(recognizer)\" has an \"action\": actions come only from scene files and local control peers, never from the broker; the scene is refused whole"))
             }
             return .success(command)
+        case .setFocus:
+            // Which app's actions fire is the compositor's word, through a follower on this machine.
+            return .failure(.init(message: "set focus: not from the broker; the focus comes from touchbridgectl follow-focus or set focus on this machine"))
         case .setRecognizers, .setDevice, .setDisplay:
             return .success(command)
         }

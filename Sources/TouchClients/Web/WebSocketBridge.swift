@@ -147,6 +147,7 @@ package final class WebSocketBridge {
         case .scene: .scene
         case .action: .actions
         case .activity: .activity
+        case .focus: .focus
         case .hello, .subscribed, .ok, .error, .other: nil
         }
     }

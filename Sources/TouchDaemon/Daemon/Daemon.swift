@@ -228,10 +228,16 @@ public final class Daemon {
             (topics.contains(.devices) ? self.devices.presentDeviceLines() : [])
                 + (topics.contains(.scene) ? [self.pipeline.sceneLine()] : [])
                 + (topics.contains(.recognizers) ? self.pipeline.recognizerStateLines() : [])
+                + (topics.contains(.focus) ? [FocusLine.encode(self.focus?.focus, time: monotonicNow())] : [])
         }
         server.onControl = { [unowned self] request in self.control(request) }
         server.onDisconnect = { [unowned self] connection in
             self.pipeline.removeClientScenes(of: connection, at: monotonicNow())
+            if let f = self.focus, f.focus.whileConnected, f.connection == connection {
+                // A follower went: its focus goes with it, never left on a stale app.
+                self.log.info("focus cleared: \(f.focus.source.map { "the \($0) follower" } ?? "the connection that set it") went away")
+                self.changeFocus(nil, connection: connection)
+            }
             self.rearm()
         }
         pipeline.onSceneChanged = { [unowned self] in
@@ -258,6 +264,18 @@ public final class Daemon {
     private var inControl = false
     private var heldLines: [([UInt8], Topics)] = []
     private var sceneChanged = false
+
+    /// The focused app as last set, and the connection that set it (docs/focus.md).
+    private var focus: (focus: Focus, connection: Int)?
+
+    /// A new focus (nil: none known): the pipeline follows it from its next touch sequence (FO2), and
+    /// the focus topic is told (after a command's answer).
+    private func changeFocus(_ new: Focus?, connection: Int) {
+        focus = new.map { ($0, connection) }
+        pipeline.setFocus(app: new?.app)
+        let line = FocusLine.encode(new, time: monotonicNow())
+        if inControl { heldLines.append((line, .focus)) } else { server.broadcast(line, topic: .focus) }
+    }
 
     /// The scene topic's line, to those subscribed, once per change.
     private func sendScene() {
@@ -287,6 +305,11 @@ public final class Daemon {
                     warning = "\(devices.ungrabbedPanels.joined(separator: ", ")) not grabbed (pass it through, or \"grab\": true in its devices entry): the compositor still sees the touch that wakes the display"
                     log.warning("set display off: \(warning!)")
                 }
+            case .setFocus(let f):
+                if f?.app != focus?.focus.app {
+                    log.info(f.map { "focus: \($0.app)" + ($0.source.map { " (\($0))" } ?? "") } ?? "focus cleared")
+                }
+                changeFocus(f, connection: request.connection)
             case .subscribe:
                 break
             }
