@@ -239,6 +239,34 @@ class TUIOTests(TestCase):
         kill_index = max(i for i, (_, a, _) in enumerate(frames) if a)
         self.assertEqual(frames[kill_index + 1][1], [], "the next bundle after the daemon went is an empty alive")
 
+    def test_a_daemon_restart_ends_the_cursors_and_the_bridge_goes_on_with_new_sessions(self):
+        dump, d, watcher, bridge = self.run_bridge(FOUR_FINGERS)
+        watcher.until(lambda l: l["event"] == "touch" and l["phase"] == "moved")
+        d.proc.kill()                                     # mid-swipe, as a crash or a restart by systemd
+        d.proc.wait(timeout=10)
+        os.unlink(d.socket)                               # the new daemon's socket is then the one that appears
+        again = tbsupport.Daemon(DAEMON, ["--no-devices", "--replay", FOUR_FINGERS, "--replay-delay", "1.5"], workdir=d.dir)
+        self.addCleanup(again.stop)
+        replayed = Client(again.socket, topics=["touches"])
+        ended = []
+        replayed.until(lambda l: l["event"] == "touch" and l["phase"] == "ended" and ended.append(l) is None and len(ended) == 4,
+                       timeout=20)                    # the four fingers of the second swipe lifted
+        time.sleep(0.5)
+        bridge.send_signal(signal.SIGTERM)
+        bridge.wait(timeout=10)
+        self.assertIn("no cursors alive until it is back", bridge.stderr.read())
+        frames = tuio11_frames(dump.stop() and dump.bundles())
+        start = next(i for i, (_, a, _) in enumerate(frames) if a)
+        gone = next(i for i in range(start, len(frames)) if not frames[i][1])
+        before = {i for _, a, _ in frames[start:gone] for i in a}
+        later = {i for _, a, _ in frames[gone:] for i in a}
+        self.assertTrue(before and later, "cursors alive before the kill, and the new daemon's after it")
+        self.assertGreater(min(later), max(before), "the second swipe's touches are new sessions; ids are never reused")
+        self.assertEqual(len(later), 4, "one session a finger of the second swipe")
+        self.assertEqual(frames[-1][1], [], "and no cursor is left alive at the end")
+        fseqs = [f for f, _, _ in frames]
+        self.assertEqual(fseqs, sorted(fseqs), "fseq never goes back across the restart")
+
     def test_qt_tuiotouch_hears_the_touches_pressed_moved_and_released(self):
         # Qt's own TUIO client (Debian qt6-qpa-plugins) in examples/tuio-qt.py, run by Debian's Python,
         # which has PyQt6 (another python3 first on the PATH may not).
