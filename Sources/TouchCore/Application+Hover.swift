@@ -33,6 +33,7 @@ extension Application {
     /// pencil would hit as a touch, and of its superviews, innermost first. One a pencil of another
     /// device already follows is left to it.
     private func hoverRecognizers(at location: Point, device: Int) -> [HoverGestureRecognizer] {
+        guard !devicesWithoutRecognizers.contains(device) else { return [] }     // FO3
         for window in windows.reversed() {
             guard let hit = window.hitTest(window.convertFromSuperview(location), with: nil) else { continue }
             var found: [HoverGestureRecognizer] = []

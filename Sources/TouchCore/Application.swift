@@ -19,6 +19,10 @@ public final class Application: Responder {
 
     /// Called with a sentence whenever input had to be cleaned (see `handle(_:)`).
     public var onWarning: ((String) -> Void)?
+    /// Devices whose new touches reach no recognizer (FO3: an app that wants every touch is focused):
+    /// they hit-test and reach their views as touches in a view without recognizers do, so a mirror
+    /// hears all of them. Read when a touch begins: a touch already down keeps its recognizers.
+    public var devicesWithoutRecognizers: Set<Int> = []
 
     /// When set, every recognizer transition is logged as `recognizer: state → input → state` (S2).
     public var debugLog: ((String) -> Void)? {
@@ -249,6 +253,9 @@ public final class Application: Responder {
             let count = tapCounter.tapCount(device: frame.device, location: c.location, time: time)
             let touch = Touch(identifier: nextTouchIdentifier, device: frame.device, contact: c,
                               timestamp: time, tapCount: count)
+            if !devicesWithoutRecognizers.isEmpty && devicesWithoutRecognizers.contains(frame.device) {
+                touch.reachesRecognizers = false
+            }
             nextTouchIdentifier += 1
             if began.isEmpty { swap(&began, &beganStorage) }
             began.append(touch)

@@ -54,7 +54,7 @@ extension GestureEnvironment {
     private func register(_ touch: Touch, event: Event) {
         touch.viewDelivery = touch.view == nil ? .none : .pendingBegan
         var receivers: [GestureRecognizer] = []
-        var v = touch.view
+        var v = touch.reachesRecognizers ? touch.view : nil        // FO3: its view hears it, no recognizer
         while let view = v {
             let attached = view.gestureRecognizers        // a delegate may change the view's list
             attached.forEach { r in

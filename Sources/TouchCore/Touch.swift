@@ -47,6 +47,8 @@ public final class Touch: Hashable, CustomStringConvertible {
     public internal(set) var view: View?
     /// The window the touch began in; fixed for its life (T4). Retained, as UIKit's is.
     public internal(set) var window: Window?
+    /// False for a touch of a device whose touches an app takes whole (FO3): no recognizer receives it.
+    var reachesRecognizers = true
     /// The recognizers receiving this touch (T4, P1–P2): fixed at began, less those that ignore it.
     public internal(set) var gestureRecognizers: [GestureRecognizer] = []
     /// Points; accurate to ± `majorRadiusTolerance` (T8).

@@ -129,4 +129,75 @@ struct FocusTests {
         let flags = Set(Ctl.listen.spec.options.filter { $0.value == nil }.map(\.name))
         #expect(flags == Set(Topics.names.filter { $0 != "gestures" }))
     }
+
+    static let drawingScene = """
+    {"window": {"width": 800, "height": 480},
+     "devices": [{"passthrough": true, "passthroughApps": ["krita", "com.github.xournalpp.*"]}],
+     "views": [{"name": "screen", "frame": [0, 0, 800, 480], "recognizers": [{"name": "pan", "type": "pan"}]}]}
+    """
+
+    @Test("While a passthroughApps app is focused the device's touches reach no recognizer, and the mirror hears every one (FO3)")
+    func passthroughApps() throws {
+        let rig = try PipelineRig(Self.drawingScene)
+        rig.pipeline.setDeviceConfig(rig.scene.devices[0], device: 0)
+        rig.passThrough()
+        /// A drag in device units (the panel is the window, 1:1): down, five moves of 20, up. Each starts
+        /// at x = 100 t, on the row y = 400 (which the mirror writes once: "-1" is a value not written again).
+        func drag(at t: Double) {
+            let x = Int32(t) * 100
+            rig.down(0, x, 400); rig.frame(t)
+            for i in 1...5 { rig.move(0, x + Int32(i) * 20, 400); rig.frame(t + Double(i) * 0.01) }
+            rig.up(0); rig.frame(t + 0.06)
+        }
+        rig.pipeline.setFocus(app: "firefox")
+        drag(at: 1)
+        #expect(rig.take().first == "pan began")
+        #expect(rig.mirror() == ["@1.0 down 0 (100,400)", "@1.01 cancel 0"], "the pan claimed the touch: cancelled on the mirror")
+        rig.pipeline.setFocus(app: "com.github.xournalpp.Xournalpp")
+        drag(at: 2)
+        #expect(rig.take() == [])
+        #expect(rig.mirror() == ["@2.0 down 0 (200,-1)", "@2.01 move 0 (220,_)", "@2.02 move 0 (240,_)", "@2.03 move 0 (260,_)",
+                                 "@2.04 move 0 (280,_)", "@2.05 move 0 (300,_)", "@2.06 up 0"], "the app hears every touch")
+        // The scene line says which devices pass to the app; the entry's list reads back.
+        let line = try JSONParser.parse(String(decoding: rig.pipeline.sceneLine(), as: UTF8.self))
+        #expect(line["passthroughDevices"]?.arrayValue?.compactMap(\.intValue) == [0])
+        #expect(line["scene"]?["devices"]?.arrayValue?.first?["passthroughApps"]?.arrayValue?.compactMap(\.stringValue) == ["krita", "com.github.xournalpp.*"])
+        var w = JSONWriter()
+        w.value(line["scene"]!)
+        #expect(try Scene.parse(w.string, file: "saved line", passthrough: false, systemKeyboard: KeyboardNames()).devices == rig.scene.devices)
+        // Back in the browser: the pan again, and the line says no device passes.
+        rig.pipeline.setFocus(app: "firefox")
+        drag(at: 3)
+        #expect(rig.take().first == "pan began")
+        #expect(try JSONParser.parse(String(decoding: rig.pipeline.sceneLine(), as: UTF8.self))["passthroughDevices"] == nil)
+    }
+
+    @Test("A passthroughApps app focused mid-pan: the pan finishes as it began; the next touches are the app's (FO2, FO3)")
+    func passthroughAppMidGesture() throws {
+        let rig = try PipelineRig(Self.drawingScene)
+        rig.pipeline.setDeviceConfig(rig.scene.devices[0], device: 0)
+        rig.pipeline.setFocus(app: "firefox")
+        rig.touch(1, 400, 400, at: 1)
+        for i in 1...3 { rig.touch(1, 400 + Double(i) * 20, 400, at: 1 + Double(i) * 0.01) }
+        rig.pipeline.setFocus(app: "krita")
+        for i in 4...6 { rig.touch(1, 400 + Double(i) * 20, 400, at: 1 + Double(i) * 0.01) }
+        rig.liftAll(at: 1.1)
+        #expect(rig.take() == ["pan began", "pan changed", "pan changed", "pan changed", "pan changed", "pan changed", "pan ended"])
+        Self.drag(rig, at: 2)
+        #expect(rig.take() == [])
+    }
+
+    @Test("passthroughApps with pass-through off is a warning (nothing to pass through); an empty pattern an error")
+    func passthroughAppsChecks() throws {
+        let off = try Scene.parse(#"{"window":{"width":10,"height":10},"devices":[{"passthroughApps":["krita"]}],"views":[]}"#,
+                                  file: "f", passthrough: false, systemKeyboard: KeyboardNames())
+        #expect(off.warnings.contains { $0.contains("devices[0].passthroughApps: pass-through is off for this device, so there is nothing to pass through") })
+        let on = try Scene.parse(#"{"window":{"width":10,"height":10},"devices":[{"passthroughApps":["krita"]}],"views":[]}"#,
+                                 file: "f", passthrough: true, systemKeyboard: KeyboardNames())
+        #expect(on.warnings.isEmpty, "--passthrough passes every device through")
+        #expect(performing: {
+            try Scene.parse(#"{"window":{"width":10,"height":10},"devices":[{"passthrough":true,"passthroughApps":["krita",""]}],"views":[]}"#,
+                            file: "f", passthrough: false, systemKeyboard: KeyboardNames())
+        }, throws: { "\($0)".contains("devices[0].passthroughApps[1]: must not be empty") })
+    }
 }

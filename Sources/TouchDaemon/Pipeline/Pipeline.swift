@@ -53,7 +53,7 @@ public final class Pipeline {
     /// `--no-actions`, no /dev/uinput, or a write failed).
     public private(set) var actions: Actions?
     /// Each device's scene entry (its region and pointerArea), for where an action's pointer lands.
-    private var deviceConfigs: [Int: DeviceConfig] = [:]
+    private(set) var deviceConfigs: [Int: DeviceConfig] = [:]
     /// The display's power and the sequences that only wake it (docs/screen-aware.md).
     package var displayGate = DisplayGate()
     /// Someone wants `activity` lines; the devices with fingers down (the frames' own view, before any
@@ -71,6 +71,7 @@ public final class Pipeline {
         application = Application(window: scene.window)
         wire(application, scene)
         applyScopes(scene.scopes)
+        applyPassthroughApps()
     }
 
     /// Takes a new scene (SIGHUP, or the built-in scene sized for the first device). The old scene's
@@ -97,6 +98,7 @@ public final class Pipeline {
         }
         applyOverrides(to: newScene.recognizers)
         applyScopes(newScene.scopes)
+        applyPassthroughApps()
         applyFocusWhenIdle()
         passthrough?.flush()
         onSceneChanged?()
@@ -163,6 +165,7 @@ public final class Pipeline {
             pencilButtons[device] = nil
         }
         displayGate.readsDPMS = deviceConfigs.values.contains { $0.dpms != nil }
+        if applyPassthroughApps() { onSceneChanged?() }
     }
 
     /// An activity line (ActivityLine) when a device's first finger lands or its last lifts.
@@ -389,7 +392,7 @@ public final class Pipeline {
 
     /// The scene topic's line: the scene and the client scenes as they are now.
     public func sceneLine() -> [UInt8] {
-        SceneLine.encode(scene, clients: clientScenes)
+        SceneLine.encode(scene, clients: clientScenes, passthroughDevices: application.devicesWithoutRecognizers.sorted())
     }
 
     /// Every recognizer's current state, one recognizer line each (`cause` "subscribed"), for a new

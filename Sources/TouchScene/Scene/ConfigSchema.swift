@@ -50,6 +50,23 @@ package struct ConfigKey<Value>: Sendable {
         })
     }
 
+    /// A list of app ids or shell patterns of them (docs/focus.md), none empty; written when not empty.
+    package static func appPatterns(_ key: String, _ kp: WritableKeyPath<Value, [String]> & Sendable) -> ConfigKey {
+        ConfigKey(key, read: { v, json, p, r in
+            let patterns = try r.strings(json, p)
+            if let i = patterns.firstIndex(where: \.isEmpty) {
+                throw r.error("\(p)[\(i)]", "must not be empty: an app id or a shell pattern of one (\"krita\", \"com.github.xournalpp.*\")")
+            }
+            v[keyPath: kp] = patterns
+        }, write: { v, w in
+            guard !v[keyPath: kp].isEmpty else { return }
+            w.key(string: key)
+            w.beginArray()
+            for s in v[keyPath: kp] { w.string(s) }
+            w.endArray()
+        })
+    }
+
     /// `[x, y, width, height]`, written only when present; `check` says what is wrong with one.
     package static func rect(_ key: String, _ kp: WritableKeyPath<Value, Rect?> & Sendable, what: String,
                              check: @escaping @Sendable ([Double]) -> String?) -> ConfigKey {
@@ -102,6 +119,7 @@ package struct ConfigSchema<Value>: Sendable {
 
 /// A scene's `"devices"` entry (docs/scenes.md): how a device is chosen and mapped.
 package enum DeviceSchema {
+    package static let passthroughAppsKey = "passthroughApps"
     package static let schema = ConfigSchema<DeviceConfig>(keys: [
         .optionalString("name", \.selector.name),
         ConfigKey("vendorProduct", read: { c, json, p, r in
@@ -133,6 +151,7 @@ package enum DeviceSchema {
             f[2] > 0 && f[3] > 0 ? nil : "width and height must be greater than 0"
         },
         .bool("passthrough", \.passthrough),
+        .appPatterns(DeviceSchema.passthroughAppsKey, \.passthroughApps),
         .bool("palmRejection", \.palmRejection),
         .rect("pointerArea", \.pointerArea, what: "[x, y, width, height] as fractions (0–1) of the desktop") { f in
             f.allSatisfy({ (0...1).contains($0) }) && f[2] > 0 && f[3] > 0 && f[0] + f[2] <= 1 + 1e-9 && f[1] + f[3] <= 1 + 1e-9 ? nil

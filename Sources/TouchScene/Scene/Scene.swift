@@ -158,6 +158,10 @@ public final class Scene {
             }
         }
         if passthrough { for i in devices.indices { devices[i].passthrough = true } }
+        var deviceWarnings: [String] = []
+        for (i, d) in devices.enumerated() where d.passthroughApps.isEmpty ? false : !d.passthrough {
+            deviceWarnings.append("\(file): \(SceneSchema.devices)[\(i)].\(DeviceSchema.passthroughAppsKey): pass-through is off for this device, so there is nothing to pass through: the compositor reads the panel itself and the app gets every touch anyway; while one of these apps is focused only the gestures stop (add \"passthrough\": true to keep the other apps from seeing the touches a gesture claims)")
+        }
         // Only a scene some device may pass through pays for hearing what the views hear.
         let window = passthrough || devices.contains(where: \.passthrough) ? PassthroughWindow(frame: frame) : Window(frame: frame)
         window.name = "window"
@@ -202,7 +206,7 @@ public final class Scene {
         scene.pencilButtonActions = pencilButtons
         scene.keyboard = keyboard
         scene.keyboardLayout = builder.keyboard
-        scene.warnings = builder.warnings + builder.unreachable(in: window)
+        scene.warnings = deviceWarnings + builder.warnings + builder.unreachable(in: window)
         return scene
     }
 

@@ -25,6 +25,9 @@ public struct DeviceConfig: Equatable, Sendable {
     /// Pass-through (README "Pass-through"): the device is grabbed and the compositor reads a mirror
     /// of it that hears exactly what the scene's views hear.
     public var passthrough = false
+    /// Apps that want every touch (a drawing app): while one is focused, this device's touches reach
+    /// no recognizer, only the views and so the mirror (FO3, docs/focus.md). Shell patterns, as `apps`.
+    public var passthroughApps: [String] = []
     /// Where the touchscreen's output lies on the desktop, as fractions (0–1) of it: an action's
     /// pointer lands there (compositors spread an absolute pointer over the whole desktop). Nil: the
     /// whole desktop, right for one screen.

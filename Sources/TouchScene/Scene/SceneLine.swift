@@ -11,7 +11,9 @@ import TouchSystem
 /// top-right, bottom-right, bottom-left), for programs that draw the scene. The scene reader ignores
 /// `windowFrame` and `clientScene`, so a saved scene line is a scene file.
 package enum SceneLine {
-    package static func encode(_ scene: Scene, clients: [ClientScene]) -> [UInt8] {
+    /// `passthroughDevices`: the devices whose touches reach no recognizer now, an app of their entry's
+    /// `passthroughApps` being focused (FO3); written after the scene, when there are any.
+    package static func encode(_ scene: Scene, clients: [ClientScene], passthroughDevices: [Int] = []) -> [UInt8] {
         var w = JSONWriter(capacity: 4096)
         w.beginObject()
         w.key("event"); w.staticString("scene")
@@ -61,6 +63,10 @@ package enum SceneLine {
             w.endObject()
         }
         w.endObject()
+        if !passthroughDevices.isEmpty {
+            w.key("passthroughDevices")
+            w.numbers(passthroughDevices.map(Double.init))
+        }
         w.endObject()
         return w.bytes
     }
