@@ -1,5 +1,6 @@
 // sd-bus (Debian libsystemd-dev): the system D-Bus, for `touchbridgectl follow-rotation iio`, which
-// follows iio-sensor-proxy's accelerometer (docs/screen-aware.md).
+// follows iio-sensor-proxy's accelerometer (docs/screen-aware.md), and the session bus, for
+// `touchbridgectl follow-focus kwin|gnome` (docs/focus.md).
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,4 +37,13 @@ static inline int csystemd_call_async_s(sd_bus *bus, const char *dest, const cha
 static inline int csystemd_call_async_ss(sd_bus *bus, const char *dest, const char *path, const char *iface, const char *member,
                                          const char *a, const char *b, sd_bus_message_handler_t callback, void *userdata) {
     return sd_bus_call_method_async(bus, NULL, dest, path, iface, member, callback, userdata, "ss", a, b);
+}
+// A body of two strings ("ss"), of one 32-bit integer ("i").
+static inline int csystemd_read_ss(sd_bus_message *m, const char **a, const char **b) { return sd_bus_message_read(m, "ss", a, b); }
+static inline int csystemd_read_int(sd_bus_message *m, int32_t *v) { return sd_bus_message_read(m, "i", v); }
+// Answers to a method call: nothing, or an error.
+static inline int csystemd_reply_empty(sd_bus_message *call) { return sd_bus_reply_method_return(call, ""); }
+static inline int csystemd_reply_error(sd_bus_message *call, const char *name, const char *message) {
+    sd_bus_error e = SD_BUS_ERROR_MAKE_CONST(name, message);
+    return sd_bus_reply_method_error(call, &e);
 }

@@ -50,20 +50,27 @@ s.close()
 @unittest.skipUnless(os.geteuid() == 0, "needs root to run the attacker as another user")
 class HostileReaderTests(TestCase):
     def notify_socket(self, tmp):
-        """A datagram socket standing in for systemd's: the daemon's WATCHDOG=1 pings, with their times."""
+        """A datagram socket standing in for systemd's: the daemon's WATCHDOG=1 pings, with their times.
+        Each time is the kernel's, taken as the daemon's datagram was queued (SO_TIMESTAMPNS, CLOCK_REALTIME;
+        only differences are used): when the daemon sent it, not when this thread got to read it, which
+        a busy machine can delay by more than a ping's interval."""
+        import struct
         path = os.path.join(tmp, "notify")
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        sock.setsockopt(socket.SOL_SOCKET, 35, 1)                    # SO_TIMESTAMPNS
         sock.bind(path)
         pings = []
+        offset = time.time() - time.monotonic()
 
         def read():
             while True:
                 try:
-                    data = sock.recv(4096)
+                    data, anc, _, _ = sock.recvmsg(4096, 64)
                 except OSError:
                     return
                 if data == b"WATCHDOG=1":
-                    pings.append(time.monotonic())
+                    sent = next((struct.unpack("qq", v[:16]) for _, kind, v in anc if kind == 35), None)
+                    pings.append(sent[0] + sent[1] / 1e9 - offset if sent else time.monotonic())
         threading.Thread(target=read, daemon=True).start()
         self.addCleanup(sock.close)
         return path, pings

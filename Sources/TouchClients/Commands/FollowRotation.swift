@@ -42,181 +42,83 @@ package enum FollowRotation {
         return m
     }
 
-    /// Tells the daemon, and keeps telling it: the rotation the source last asked for is sent again
-    /// whenever a daemon appears on the socket (started late, restarted, upgraded), since a new daemon
-    /// begins at its scene's rotation while the screen stays turned. One `DaemonConnection`, subscribed
-    /// to nothing, watches the socket and carries the `set` commands; when it ends, it connects again
-    /// with backoff (0.5 s doubling to 10 s). A refusal is logged and not repeated to the same daemon.
-    ///
-    ///     idle ──source──▶ pending ──connected──▶ sent ──ok / refused──▶ settled
-    ///                        ▲  ▲                  │                       │
-    ///                        │  └─ daemon gone ────┘                       │
-    ///                        └──────────────────── daemon gone ────────────┘
-    ///     (the source speaks again in any state: sent at once when connected, else pending)
-    package final class Sender {
-        /// What the source asked for: its words (for the log), degrees, and sway's flip.
-        package struct Desired: Equatable {
-            var what: String
-            var rotation: Int
-            var flip: Bool?
-        }
+    /// What a source asked for: its words (for the log), degrees, and sway's flip.
+    package struct Desired: Equatable {
+        var what: String
+        var rotation: Int
+        var flip: Bool?
+    }
 
-        package enum State: Equatable {
-            /// The source has said nothing yet.
-            case idle
-            /// Waits for a daemon to tell.
-            case pending(Desired)
-            /// Told the daemon; its answer is awaited.
-            case sent(Desired)
-            /// The daemon answered (carried out, or refused): nothing more to tell it.
-            case settled(Desired)
+    /// Tells the daemon the rotation, and again to every daemon that comes (DaemonTeller).
+    package typealias Sender = DaemonTeller<Desired>
 
-            var desired: Desired? {
-                switch self {
-                case .idle: nil
-                case .pending(let d), .sent(let d), .settled(let d): d
-                }
-            }
-        }
-
-        let socket: String
-        let device: String
-        let log: Logger
-        package private(set) var state = State.idle
-        private var connection: DaemonConnection?
-
-        init(socket: String, device: String, log: Logger) {
-            self.socket = socket
-            self.device = device
-            self.log = log
-        }
-
-        /// Starts watching the daemon's socket in `loop` (until `stopWatching`).
-        func watch(in loop: EventLoop) throws {
-            let c = try DaemonConnection(path: socket, topics: [], loop: loop)
-            c.onConnect = { [unowned self] in connected() }
-            c.onDisconnect = { [unowned self] reason, _, failures in disconnected(reason, failures: failures) }
-            connection = c
-            c.start()
-        }
-
-        /// Ends the connection (its handlers hold this sender).
-        func stopWatching() {
-            connection?.stop()
-            connection = nil
-        }
-
-        /// The source asks for `rotation` (`what` says why, for the log).
-        func send(_ what: String, rotation: Int, flip: Bool? = nil) {
-            let d = Desired(what: what, rotation: rotation, flip: flip)
-            if connection?.state == .connected { tell(d) } else { state = .pending(d) }
-        }
-
-        private func connected() {
-            guard let d = state.desired else { return }
-            if case .pending = state { log.info("the daemon is there: \(d.what) again") }
-            tell(d)
-        }
-
-        private func disconnected(_ reason: String, failures: Int) {
-            if let d = state.desired { state = .pending(d) }
-            if failures == 0 {
-                log.warning("the daemon went away; the rotation is sent again when it is back")
-            } else if failures == 1 {
-                log.warning("\(reason); the rotation is sent when the daemon is there")
-            }
-        }
-
-        private func tell(_ d: Desired) {
-            guard let connection else { return }
-            state = .sent(d)
-            let target = ClientCommand.DeviceTarget(option: device)
-            let change = ClientCommand.MappingChange(rotation: CoordinateMapping.Rotation(rawValue: d.rotation), flipX: d.flip)
-            connection.send(.setDevice(target, change)) { [unowned self] answer in
-                // Only the answer to what is wanted now settles it (the source may have spoken since).
-                guard state == .sent(d) else { return }
-                switch answer {
-                case .ok:
-                    log.info("\(d.what): rotation \(d.rotation)°\(d.flip == true ? ", flipped" : "") for device \(device)")
-                    state = .settled(d)
-                case .refused(let message):
-                    log.error("\(d.what): the daemon refused: \(message)")
-                    state = .settled(d)
-                case .closed:
-                    state = .pending(d)
-                }
-            }
-        }
+    package static func sender(socket: String, device: String, log: Logger) -> Sender {
+        Sender(socket: socket, subject: "the rotation", log: log, command: { d in
+            .setDevice(ClientCommand.DeviceTarget(option: device),
+                       ClientCommand.MappingChange(rotation: CoordinateMapping.Rotation(rawValue: d.rotation), flipX: d.flip))
+        }, describe: \.what, carriedOut: { d in
+            "\(d.what): rotation \(d.rotation)°\(d.flip == true ? ", flipped" : "") for device \(device)"
+        })
     }
 
     // MARK: iio-sensor-proxy
 
     /// Follows the accelerometer until SIGTERM or SIGINT (the claim is released) or the bus goes away.
     package static func iio(_ sender: Sender, map: [String: Int], log: Logger) throws -> Int32 {
-        let bus = try SystemBus()
+        let bus = try DBus(.system)
         let loop = try EventLoop()
         let signals = try SignalReceiver([SIGTERM, SIGINT])
         var claimed = false
         /// The unique name owning net.hadess.SensorProxy: the only sender whose PropertiesChanged is
         /// believed (any connection on the bus may emit a signal with that path and interface).
-        var owner: String?
+        let proxy = try NameOwnerWatch(bus: bus, name: proxyName)
         func apply(_ orientation: String) {
             guard let deg = map[orientation] else {
                 if orientation != "undefined" { log.warning("iio-sensor-proxy says \"\(orientation)\", which has no rotation: ignored") }
                 return
             }
-            sender.send(orientation, rotation: deg)
+            sender.send(Desired(what: orientation, rotation: deg))
         }
-        /// Who owns the name, then the claim, then the orientation now: each call answered later, on the
-        /// loop (a sensor proxy that is slow to answer holds nothing up).
+        /// The claim, then the orientation now: each call answered later, on the loop (a sensor proxy
+        /// that is slow to answer holds nothing up).
         func claim() {
-            bus.callAsync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [proxyName]) { result in
-                guard case .success(let m) = result, let o = SystemBus.string(of: m) else {
-                    owner = nil
-                    log.warning("iio-sensor-proxy (\(proxyName)) is not on the system bus; waiting for it")
-                    return
-                }
-                owner = o
-                bus.callAsync(proxyName, proxyPath, proxyName, "ClaimAccelerometer") { result in
-                    if case .failure(let error) = result { return log.error("iio-sensor-proxy: \(error)") }
-                    claimed = true
-                    log.info("claimed the accelerometer of iio-sensor-proxy")
-                    bus.callAsync(proxyName, proxyPath, "org.freedesktop.DBus.Properties", "Get", [proxyName, "AccelerometerOrientation"]) { result in
-                        switch result {
-                        case .failure(let error): log.error("iio-sensor-proxy: \(error)")
-                        case .success(let m):
-                            guard let o = SystemBus.string(of: m, variant: true) else { return log.error("iio-sensor-proxy: AccelerometerOrientation is not a string") }
-                            apply(o)
-                        }
+            bus.callAsync(proxyName, proxyPath, proxyName, "ClaimAccelerometer") { result in
+                if case .failure(let error) = result { return log.error("iio-sensor-proxy: \(error)") }
+                claimed = true
+                log.info("claimed the accelerometer of iio-sensor-proxy")
+                bus.callAsync(proxyName, proxyPath, "org.freedesktop.DBus.Properties", "Get", [proxyName, "AccelerometerOrientation"]) { result in
+                    switch result {
+                    case .failure(let error): log.error("iio-sensor-proxy: \(error)")
+                    case .success(let m):
+                        guard let o = DBus.string(of: m, variant: true) else { return log.error("iio-sensor-proxy: AccelerometerOrientation is not a string") }
+                        apply(o)
                     }
                 }
             }
         }
-        try bus.match("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(proxyName)'") { m in
-            // Only the bus itself says who owns a name.
-            guard SystemBus.sender(m) == "org.freedesktop.DBus", let change = SystemBus.ownerChange(m), change.name == proxyName else { return }
-            if change.owner != nil {
-                log.info("iio-sensor-proxy is back")
+        proxy.onChange = { owner, first in
+            if owner != nil {
+                if !first { log.info("iio-sensor-proxy is back") }
                 claim()
+            } else if first {
+                log.warning("iio-sensor-proxy (\(proxyName)) is not on the system bus; waiting for it")
             } else {
                 claimed = false
-                owner = nil
                 log.warning("iio-sensor-proxy went away; waiting for it to come back")
             }
         }
-        try bus.match("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='\(proxyPath)'") { m in
-            let (interface, changed) = SystemBus.changedStrings(m)
-            guard interface == proxyName, let o = changed["AccelerometerOrientation"] else { return }
-            let sender = SystemBus.sender(m)
-            guard let owner, sender == owner else {
-                log.debug("ignored a PropertiesChanged of \(proxyPath) from \(sender ?? "an unnamed sender"), which does not own \(proxyName) (\(owner ?? "nobody does"))")
+        try bus.match("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='\(proxyPath)'") { [weak proxy] m in
+            let (interface, changed) = DBus.changedStrings(m)
+            guard let proxy, interface == proxyName, let o = changed["AccelerometerOrientation"] else { return }
+            guard proxy.sentByOwner(m) else {
+                log.debug("ignored a PropertiesChanged of \(proxyPath) from \(NameOwnerWatch.describeSender(m)), which does not own \(proxyName) (\(proxy.owner ?? "nobody does"))")
                 return
             }
             apply(o)
         }
         try sender.watch(in: loop)
         defer { sender.stopWatching() }                 // its handlers hold it
-        claim()
+        proxy.start()
         var status: Int32 = 0
         try loop.add(bus.fd) { _ in
             if !bus.process() {
@@ -260,7 +162,7 @@ package enum FollowRotation {
             let transform = o["transform"]?.stringValue ?? "normal"
             guard transform != current, let deg = map[transform] else { return }
             current = transform
-            sender.send("\(o["name"]?.stringValue ?? "output") \(transform)", rotation: deg, flip: transform.hasPrefix("flipped"))
+            sender.send(Desired(what: "\(o["name"]?.stringValue ?? "output") \(transform)", rotation: deg, flip: transform.hasPrefix("flipped")))
         }
         let loop = try EventLoop()
         let signals = try SignalReceiver([SIGTERM, SIGINT])
@@ -320,7 +222,7 @@ extension Ctl {
     ]) { a in
         try a.expect(1, "the source: iio or sway")
         let log = Logger(program: "touchbridgectl follow-rotation", level: a.has("verbose") ? .debug : .info)
-        let sender = FollowRotation.Sender(socket: try DaemonSocket.path(a), device: a["device"] ?? "*", log: log)
+        let sender = FollowRotation.sender(socket: try DaemonSocket.path(a), device: a["device"] ?? "*", log: log)
         switch a.positional[0] {
         case "iio":
             return try FollowRotation.iio(sender, map: try FollowRotation.map(a["map"], defaults: FollowRotation.iioDefaults, source: "iio-sensor-proxy's orientations"), log: log)

@@ -5,10 +5,13 @@ import TouchProtocol
 import TouchScene
 import TouchSystem
 
-/// A connection to the system D-Bus through sd-bus, driven from our own epoll loop: its descriptor is
-/// watched for input, `process()` dispatches what arrived, and every write is flushed at once (the
-/// messages are small). `DBUS_SYSTEM_BUS_ADDRESS` names another bus (the tests' private one).
-package final class SystemBus {
+/// A connection to a D-Bus through sd-bus, driven from our own epoll loop: its descriptor is watched for
+/// input, `process()` dispatches what arrived, and every write is flushed at once (the messages are
+/// small). The system bus for iio-sensor-proxy (follow-rotation), the user's session bus for KWin and
+/// GNOME Shell (follow-focus); `DBUS_SYSTEM_BUS_ADDRESS` and `DBUS_SESSION_BUS_ADDRESS` name others
+/// (the tests' private ones).
+package final class DBus {
+    package enum Which: String { case system, session }
     private var bus: OpaquePointer?
     /// The signal handlers, kept alive as long as their matches.
     private var handlers: [Box] = []
@@ -23,13 +26,22 @@ package final class SystemBus {
         public var description: String
     }
 
-    package init() throws {
+    package init(_ which: Which = .system) throws {
         var b: OpaquePointer?
-        let r = sd_bus_open_system(&b)
+        let r = which == .system ? sd_bus_open_system(&b) : sd_bus_open_user(&b)
         guard r >= 0, let b else {
-            throw Failure(description: "cannot connect to the system D-Bus: \(Errno(-r)) (is dbus running? DBUS_SYSTEM_BUS_ADDRESS names another bus)")
+            throw Failure(description: which == .system
+                ? "cannot connect to the system D-Bus: \(Errno(-r)) (is dbus running? DBUS_SYSTEM_BUS_ADDRESS names another bus)"
+                : "cannot connect to the session D-Bus: \(Errno(-r)) (run it in the desktop session, where DBUS_SESSION_BUS_ADDRESS is set)")
         }
         bus = b
+    }
+
+    /// This connection's unique name on the bus (":1.42"): where a script of the compositor's calls back.
+    package var uniqueName: String? {
+        var name: UnsafePointer<CChar>?
+        guard let bus, sd_bus_get_unique_name(bus, &name) >= 0, let name else { return nil }
+        return String(cString: name)
     }
 
     deinit { close() }
@@ -68,6 +80,41 @@ package final class SystemBus {
         guard r >= 0 else { throw Failure(description: "D-Bus: cannot watch \(rule): \(Errno(-r))") }
         handlers.append(box)
         slots.append(slot)
+    }
+
+    /// Calls `handle` with every method call to `path` (its return: 1 when it answered the call, 0 to
+    /// let sd-bus answer that nothing there has such a method).
+    package func addObject(_ path: String, _ handle: @escaping (OpaquePointer) -> Int32) throws {
+        let box = ObjectBox(handle)
+        var slot: OpaquePointer?
+        let r = sd_bus_add_object(bus, &slot, path, { m, userdata, _ in
+            guard let m, let userdata else { return 0 }
+            return Unmanaged<ObjectBox>.fromOpaque(userdata).takeUnretainedValue().handle(m)
+        }, Unmanaged.passUnretained(box).toOpaque())
+        guard r >= 0 else { throw Failure(description: "D-Bus: cannot serve \(path): \(Errno(-r))") }
+        objects.append(box)
+        slots.append(slot)
+    }
+
+    private var objects: [ObjectBox] = []
+
+    package final class ObjectBox {
+        let handle: (OpaquePointer) -> Int32
+        init(_ handle: @escaping (OpaquePointer) -> Int32) { self.handle = handle }
+    }
+
+    /// Answers a method call with nothing (success); 1, as an object handler returns.
+    @discardableResult
+    package static func reply(_ call: OpaquePointer) -> Int32 {
+        _ = csystemd_reply_empty(call)
+        return 1
+    }
+
+    /// Answers a method call with the error `name` and `message`; 1, as an object handler returns.
+    @discardableResult
+    package static func reply(_ call: OpaquePointer, error name: String, _ message: String) -> Int32 {
+        _ = csystemd_reply_error(call, name, message)
+        return 1
     }
 
     /// Calls `member` without arguments; the error's name and message when it failed.
@@ -121,6 +168,22 @@ package final class SystemBus {
         let handle: (OpaquePointer) -> Void
         init(_ handle: @escaping (OpaquePointer) -> Void) { self.handle = handle }
     }
+
+    /// The integer of a reply whose body is one 32-bit integer ("i").
+    package static func int32(of reply: OpaquePointer) -> Int32? {
+        var v: Int32 = 0
+        return csystemd_read_int(reply, &v) >= 0 ? v : nil
+    }
+
+    /// The two strings of a message whose body is "ss" (a method call's arguments, a signal's).
+    package static func twoStrings(of m: OpaquePointer) -> (String, String)? {
+        var a: UnsafePointer<CChar>?, b: UnsafePointer<CChar>?
+        guard csystemd_read_ss(m, &a, &b) >= 0, let a, let b else { return nil }
+        return (String(cString: a), String(cString: b))
+    }
+
+    /// The member (method or signal name) of a message.
+    package static func member(_ m: OpaquePointer) -> String? { sd_bus_message_get_member(m).map { String(cString: $0) } }
 
     /// The string of a reply whose body is one string ("s"), or one string in a variant ("v", as
     /// org.freedesktop.DBus.Properties.Get answers).
