@@ -13,9 +13,10 @@
 //   TouchDaemon    the daemon: pipeline, devices, actions' devices, socket server, systemd; and the offline
 //                  commands that run its input side in touchbridgectl (replay, devices, udev-mirror-properties).
 //                  Links neither libmosquitto nor sd-bus (sd_notify is a datagram of our own).
-//   TouchClients   the daemon's clients: bind, mqtt, follow-rotation, visualize, the control and scene
-//                  commands, doctor.
-//                  The only module that links libmosquitto and sd-bus; never imports TouchDaemon.
+//   TouchClients   the daemon's clients: bind, mqtt, tuio, websocket, follow-rotation, follow-focus,
+//                  visualize, the control and scene commands, doctor.
+//                  The only module that links libmosquitto, sd-bus, liblo, wslay and libwayland-client;
+//                  never imports TouchDaemon.
 //   touchbridged, touchbridgectl: thin executables (touchbridgectl lists the commands of both sides)
 import PackageDescription
 
@@ -66,7 +67,11 @@ let package = Package(
         .systemLibrary(name: "CLiblo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         // Debian ships no .pc for wslay; nettle is linked by the module map too.
         .systemLibrary(name: "CWslay", providers: [.apt(["libwslay-dev", "nettle-dev"])]),
-        .target(name: "TouchClients", dependencies: ["TouchCore", "TouchSystem", "TouchInput", "TouchProtocol", "TouchScene", "VisualizerPage", "CLinux", "CSystemd", "CMosquitto", "CLiblo", "CWslay"],
+        // The wlr foreign toplevel protocol through libwayland-client (Debian libwayland-dev), for
+        // `touchbridgectl follow-focus wlr` (docs/focus.md): the vendored XML, wayland-scanner's C made
+        // from it (`make wayland-protocols`), and a shim of ours.
+        .target(name: "CWlrToplevel", exclude: ["protocol"], linkerSettings: [.linkedLibrary("wayland-client")]),
+        .target(name: "TouchClients", dependencies: ["TouchCore", "TouchSystem", "TouchInput", "TouchProtocol", "TouchScene", "VisualizerPage", "CLinux", "CSystemd", "CMosquitto", "CLiblo", "CWslay", "CWlrToplevel"],
                 swiftSettings: releaseSpeed),
         .executableTarget(name: "touchbridged", dependencies: ["TouchDaemon", "TouchSystem", "TouchProtocol"], swiftSettings: releaseSpeed),
         .executableTarget(name: "touchbridgectl", dependencies: ["TouchDaemon", "TouchClients", "TouchSystem", "TouchProtocol"], swiftSettings: releaseSpeed),

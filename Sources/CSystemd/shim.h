@@ -47,3 +47,8 @@ static inline int csystemd_reply_error(sd_bus_message *call, const char *name, c
     sd_bus_error e = SD_BUS_ERROR_MAKE_CONST(name, message);
     return sd_bus_reply_method_error(call, &e);
 }
+// A method call with one string argument, answered in *reply (waits: for a last word at exit only).
+static inline int csystemd_call_s(sd_bus *bus, const char *dest, const char *path, const char *iface, const char *member,
+                                  const char *a, sd_bus_error *error, sd_bus_message **reply) {
+    return sd_bus_call_method(bus, dest, path, iface, member, error, reply, "s", a);
+}

@@ -118,11 +118,14 @@ package final class DBus {
     }
 
     /// Calls `member` without arguments; the error's name and message when it failed.
+    /// Waits for the answer: only for a last word before exiting (a handler of the event loop uses
+    /// `callAsync`). One string argument at most.
     @discardableResult
-    package func call(_ destination: String, _ path: String, _ interface: String, _ member: String) throws -> OpaquePointer? {
+    package func call(_ destination: String, _ path: String, _ interface: String, _ member: String, _ argument: String? = nil) throws -> OpaquePointer? {
         var error = sd_bus_error()
         var reply: OpaquePointer?
-        let r = csystemd_call(bus, destination, path, interface, member, &error, &reply)
+        let r = argument.map { csystemd_call_s(bus, destination, path, interface, member, $0, &error, &reply) }
+            ?? csystemd_call(bus, destination, path, interface, member, &error, &reply)
         defer { sd_bus_error_free(&error) }
         guard r >= 0 else {
             let name = error.name.map { String(cString: $0) } ?? "\(Errno(-r))"

@@ -19,6 +19,27 @@ public struct Focus: Equatable, Sendable {
 
     /// What a peer may say, at most (bytes): an app id, a window title, a source's name.
     public static let maximumApp = 256, maximumTitle = 1024, maximumSource = 64
+
+    /// A compositor's words as the daemon takes them: the app id and the title cut to their maxima at a
+    /// character's end (a title can be any length; the daemon refuses one over its bound). Nil for an
+    /// empty app id: no window is focused.
+    public static func from(app: String?, title: String?) -> Focus? {
+        guard let app, !app.isEmpty else { return nil }
+        return Focus(app: clipped(app, maximumApp), title: title.map { clipped($0, maximumTitle) })
+    }
+
+    /// `s` cut to at most `bytes` bytes of UTF-8, whole characters only.
+    public static func clipped(_ s: String, _ bytes: Int) -> String {
+        guard s.utf8.count > bytes else { return s }
+        var n = 0, end = s.startIndex
+        for i in s.indices {
+            let next = s.index(after: i)
+            n += s[i..<next].utf8.count
+            if n > bytes { break }
+            end = next
+        }
+        return String(s[..<end])
+    }
 }
 
 /// `{"event":"focus","time":T,"app":A,"title":T,"source":S}` (topic `focus`): the focus was learnt or

@@ -1,4 +1,4 @@
-// sway's IPC (sway-ipc(7)) for follow-rotation (and, later, focus following): one non-blocking
+// sway's IPC (sway-ipc(7); i3 speaks the same) for follow-rotation and follow-focus: one non-blocking
 // connection on the client's event loop, events and replies on the same socket.
 import Glibc
 import TouchProtocol
@@ -16,7 +16,9 @@ package final class SwayIPC {
     /// A message larger than this is no output list: the peer is not sway (16 MiB).
     private static let largest = 16 << 20
 
-    package static let subscribe: UInt32 = 2, getOutputs: UInt32 = 3, outputEvent: UInt32 = 0x8000_0001
+    package static let subscribe: UInt32 = 2, getOutputs: UInt32 = 3, getTree: UInt32 = 4
+    package static let workspaceEvent: UInt32 = 0x8000_0000, outputEvent: UInt32 = 0x8000_0001,
+                       windowEvent: UInt32 = 0x8000_0003, shutdownEvent: UInt32 = 0x8000_0006
 
     package init(path: String) throws {
         do { fd = try UnixSocket.connect(to: try UnixSocketAddress(path), nonBlocking: true) } catch {
