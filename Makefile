@@ -16,12 +16,12 @@ DESTDIR    ?=
 # add (the command-line tools and the browser the integration tests drive). scripts/deps.sh installs
 # the missing ones; each target asks only for what it uses, so `make run` on a device installs no
 # test tools.
-BUILD_DEPS := pkg-config libevdev-dev libudev-dev libxkbcommon-dev xkb-data libsystemd-dev libmosquitto-dev liblo-dev libwslay-dev nettle-dev
-TEST_DEPS  := python3 socat systemd chromium nodejs dbus-daemon python3-dbus python3-gi mosquitto mosquitto-clients openssl liblo-tools python3-pyqt6 qt6-qpa-plugins python3-websockets
+BUILD_DEPS := pkg-config libevdev-dev libudev-dev libxkbcommon-dev xkb-data libsystemd-dev libmosquitto-dev liblo-dev libwslay-dev nettle-dev libwayland-dev
+TEST_DEPS  := python3 socat systemd chromium nodejs dbus-daemon python3-dbus python3-gi mosquitto mosquitto-clients openssl liblo-tools python3-pyqt6 qt6-qpa-plugins python3-websockets sway foot fonts-dejavu-core libwayland-bin
 DEPS       := $(BUILD_DEPS) $(TEST_DEPS)
 SWIFTFLAGS := -Xswiftc -warnings-as-errors
 
-.PHONY: fleet all deps build-deps build release test check-page test-sanitize fuzz soak run demo bench lab install uninstall check-units deb test-deb clean
+.PHONY: wayland-protocols fleet all deps build-deps build release test check-page test-sanitize fuzz soak run demo bench lab install uninstall check-units deb test-deb clean
 
 all: build
 
@@ -56,6 +56,15 @@ test: deps check-page
 # into the binaries): its script must parse.
 check-page:
 	node --check Sources/VisualizerPage/Page/page.js
+
+# The wlr foreign toplevel protocol's C (follow-focus wlr), made anew from the vendored XML by
+# wayland-scanner (Debian libwayland-bin). SwiftPM compiles no C a build plugin makes, so the output is
+# committed; test_layering checks it is still what the scanner makes.
+WLR_TOPLEVEL := Sources/CWlrToplevel/wlr-foreign-toplevel-management-unstable-v1
+wayland-protocols:
+	@scripts/deps.sh libwayland-bin
+	wayland-scanner client-header Sources/CWlrToplevel/protocol/wlr-foreign-toplevel-management-unstable-v1.xml $(WLR_TOPLEVEL)-client-protocol.h
+	wayland-scanner private-code Sources/CWlrToplevel/protocol/wlr-foreign-toplevel-management-unstable-v1.xml $(WLR_TOPLEVEL)-protocol.c
 
 # The daemon in the foreground with the built-in scene; it says which touchscreens it found.
 run: release

@@ -129,7 +129,7 @@ package final class DBus {
         defer { sd_bus_error_free(&error) }
         guard r >= 0 else {
             let name = error.name.map { String(cString: $0) } ?? "\(Errno(-r))"
-            let message = error.message.map { String(cString: $0) } ?? ""
+            let message = error.message.map { DBus.trimmed(String(cString: $0)) } ?? ""
             throw Failure(description: "\(interface).\(member): \(name)\(message.isEmpty ? "" : ": " + message)")
         }
         return reply
@@ -143,7 +143,7 @@ package final class DBus {
         let box = Unmanaged.passRetained(ReplyBox { m in
             if sd_bus_message_is_method_error(m, nil) > 0, let e = sd_bus_message_get_error(m) {
                 let name = e.pointee.name.map { String(cString: $0) } ?? "an error"
-                let message = e.pointee.message.map { String(cString: $0) } ?? ""
+                let message = e.pointee.message.map { DBus.trimmed(String(cString: $0)) } ?? ""
                 reply(.failure(Failure(description: "\(interface).\(member): \(name)\(message.isEmpty ? "" : ": " + message)")))
             } else {
                 reply(.success(m))
@@ -170,6 +170,13 @@ package final class DBus {
     package final class ReplyBox {
         let handle: (OpaquePointer) -> Void
         init(_ handle: @escaping (OpaquePointer) -> Void) { self.handle = handle }
+    }
+
+    /// A peer's error message without the white space some services end it with (a log line is one line).
+    static func trimmed(_ s: String) -> String {
+        var t = Substring(s)
+        while let c = t.last, c.isWhitespace { t = t.dropLast() }
+        return String(t.map { $0 == "\n" ? " " : $0 })
     }
 
     /// The integer of a reply whose body is one 32-bit integer ("i").

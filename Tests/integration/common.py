@@ -79,6 +79,25 @@ def drags_by_touch(lines):
     return list(out.values())
 
 
+# Debian's Python, which has python3-dbus and python3-gi (another python3 on PATH may not): it runs the
+# stand-ins of D-Bus services (Tests/support/mock_*.py).
+DEBIAN_PYTHON = "/usr/bin/python3"
+
+
+def have_dbus():
+    """Whether dbus-daemon and Debian's python3-dbus and python3-gi are installed (make test installs them)."""
+    if shutil.which("dbus-daemon") is None or not os.path.exists(DEBIAN_PYTHON):
+        return False
+    return subprocess.run([DEBIAN_PYTHON, "-c", "import dbus, gi"], capture_output=True).returncode == 0
+
+
+def private_bus(testcase):
+    """A bus of its own (dbus-daemon --session), stopped after the test: its address."""
+    p = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"], stdout=subprocess.PIPE, text=True)
+    testcase.addCleanup(lambda: (p.terminate(), p.wait(10)))
+    return p.stdout.readline().strip()
+
+
 class TestCase(unittest.TestCase):
     """The integration tests' base: what a test makes is removed by cleanups, not try/finally."""
 

@@ -115,14 +115,6 @@ class ScreenTests(TestCase):
 
 
 MOCK_PROXY = os.path.join(ROOT, "Tests", "support", "mock_sensor_proxy.py")
-# Debian's Python, which has python3-dbus and python3-gi (another python3 on PATH may not).
-DEBIAN_PYTHON = "/usr/bin/python3"
-
-
-def have_dbus():
-    if shutil.which("dbus-daemon") is None or not os.path.exists(DEBIAN_PYTHON):
-        return False
-    return subprocess.run([DEBIAN_PYTHON, "-c", "import dbus, gi"], capture_output=True).returncode == 0
 
 
 def rotations(lines):
@@ -131,12 +123,6 @@ def rotations(lines):
 
 @unittest.skipUnless(have_dbus(), "needs dbus-daemon, python3-dbus and python3-gi (make test installs them)")
 class FollowRotationTests(TestCase):
-    def private_bus(self):
-        """A bus of its own (dbus-daemon --session): its address."""
-        p = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"], stdout=subprocess.PIPE, text=True)
-        self.addCleanup(lambda: (p.terminate(), p.wait(10)))
-        return p.stdout.readline().strip()
-
     def mock(self, address, log, orientation):
         env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=address)
         m = subprocess.Popen([DEBIAN_PYTHON, MOCK_PROXY, log, orientation], env=env)
@@ -150,7 +136,7 @@ class FollowRotationTests(TestCase):
 
     def test_follow_rotation_iio_follows_the_accelerometer_and_the_service_coming_back(self):
         tmp = self.tempdir()
-        address = self.private_bus()
+        address = private_bus(self)
         log = os.path.join(tmp, "proxy.log")
         mock = self.mock(address, log, "left-up")
         d = self.daemon("--no-devices", "--replay", TAPS, "--replay-loop", "--replay-delay", "0.2")
@@ -186,7 +172,7 @@ class FollowRotationTests(TestCase):
 
     def test_follow_rotation_iio_believes_only_the_owner_of_the_sensor_proxy_name(self):
         tmp = self.tempdir()
-        address = self.private_bus()
+        address = private_bus(self)
         log = os.path.join(tmp, "proxy.log")
         self.mock(address, log, "normal")
         d = self.daemon("--no-devices", "--replay", TAPS, "--replay-loop", "--replay-delay", "0.2")

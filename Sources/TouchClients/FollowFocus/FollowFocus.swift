@@ -51,7 +51,13 @@ package enum FollowFocus {
             lastTold = monotonicNow()
             teller.send(f)
         }
+        /// The reason the connection was last lost, while the source has said nothing since: the same
+        /// reason again (GNOME without the extension, every retry) is logged at debug only.
+        var lastLost: String?, lostAgain = false
         func report(_ f: Focus?) {
+            lastLost = nil
+            lostAgain = false
+            backoff.reset()
             if case .some(let before) = told, let before, let f, before.app == f.app {
                 guard before.title != f.title else { return }
                 // The same app with a new title: at most one every titleInterval, the latest.
@@ -64,20 +70,31 @@ package enum FollowFocus {
             if case .some(let before) = told, before == nil, f == nil { return }
             tell(f)
         }
+        /// Each connection's number: a `lost` of an earlier one, or a second of the same, changes nothing.
+        var generation = 0
         func connect() {
+            generation += 1
+            let mine = generation
+            connected = true                            // before start: a `lost` may come from within it
             do {
                 try source.start(on: loop, report: report, lost: { reason in
-                    source.stop()
+                    guard mine == generation, connected else { return }
                     connected = false
-                    log.warning("\(reason); the focus is cleared until \(source.name) is back (retrying)")
-                    tell(nil)
-                    retry.arm(at: monotonicNow() + backoff.next())
+                    // Said from inside the source's own handlers (sd-bus's, the socket's): it is taken
+                    // down once they have returned.
+                    loop.soon {
+                        source.stop()
+                        lostAgain = reason == lastLost
+                        log.log(lostAgain ? .debug : .warning, "\(reason); the focus is cleared until \(source.name) is back (retrying)")
+                        if case .some(let before) = told, before == nil {} else { tell(nil) }
+                        lastLost = reason
+                        retry.arm(at: monotonicNow() + backoff.next())
+                    }
                 })
-                connected = true
-                backoff.reset()
-                log.info(everConnected ? "following \(source.name) again" : "following the focus of \(source.name)")
+                log.log(lostAgain ? .debug : .info, everConnected ? "following \(source.name) again" : "following the focus of \(source.name)")
                 everConnected = true
             } catch {
+                connected = false
                 // The first failure is said; later ones only when the wait has grown to its longest.
                 if backoff.isFirst { log.warning("\(error); retrying") }
                 retry.arm(at: monotonicNow() + backoff.next())
