@@ -25,11 +25,27 @@ extension Ctl {
             for w in s.warnings { FileHandleStandardError.write("warning: \(w)\n") }
             print(Terminal.oneLine("\(path): ok: window \(Int(s.window.bounds.width))×\(Int(s.window.bounds.height)), "
                 + "\(count(s.views.count, "view")), \(count(s.recognizers.count, "recognizer")), \(count(s.devices.count, "device entry", "device entries"))"))
+            for line in focusLines(s) { print(Terminal.oneLine(line)) }
             return 0
         } catch {
             for line in errorLines(error) { FileHandleStandardError.write(line) }
             return 1
         }
+    }
+
+    /// What follows the focused app (docs/focus.md): each scoped recognizer, each device entry's
+    /// passthroughApps; a line each.
+    static func focusLines(_ s: Scene) -> [String] {
+        let list = { (patterns: [String]) in patterns.joined(separator: ", ") }
+        var lines = s.scopes.map { r, scope in
+            "  recognizer \(r.name ?? "?"): " + [scope.apps.isEmpty ? nil : "only while \(list(scope.apps)) is focused",
+                                              scope.exceptApps.isEmpty ? nil : "not while \(list(scope.exceptApps)) is" + (scope.apps.isEmpty ? " focused" : "")]
+                .compactMap { $0 }.joined(separator: ", ")
+        }
+        for (i, d) in s.devices.enumerated() where !d.passthroughApps.isEmpty {
+            lines.append("  devices[\(i)]: every touch to the app, no recognizer, while \(list(d.passthroughApps)) is focused")
+        }
+        return lines
     }
 
     package static let sceneDefault = Command("scene default", "print the built-in scene (or the built-in pass-through scene) as a scene file", options: [
