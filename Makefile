@@ -56,6 +56,7 @@ test: deps check-page
 # into the binaries): its script must parse.
 check-page:
 	node --check Sources/VisualizerPage/Page/page.js
+	node --input-type=module --check < gnome-shell/touchbridge-focus@touchbridge/extension.js
 
 # The wlr foreign toplevel protocol's C (follow-focus wlr), made anew from the vendored XML by
 # wayland-scanner (Debian libwayland-bin). SwiftPM compiles no C a build plugin makes, so the output is
@@ -131,6 +132,7 @@ install: release
 	install -m 0644 systemd/touchbridged.socket $(DESTDIR)/etc/systemd/system/touchbridged.socket
 	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' systemd/touchbridge-bind.service > $(DESTDIR)/etc/systemd/user/touchbridge-bind.service
 	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' systemd/touchbridge-follow-sway.service > $(DESTDIR)/etc/systemd/user/touchbridge-follow-sway.service
+	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' systemd/touchbridge-follow-focus.service > $(DESTDIR)/etc/systemd/user/touchbridge-follow-focus.service
 	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' systemd/touchbridge-follow-rotation.service > $(DESTDIR)/etc/systemd/system/touchbridge-follow-rotation.service
 	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g; s|/usr/local/share/|$(PREFIX)/share/|g' systemd/touchbridge-mqtt.service > $(DESTDIR)/etc/systemd/system/touchbridge-mqtt.service
 	sed 's|/usr/local/bin/|$(PREFIX)/bin/|g' systemd/touchbridge-tuio.service > $(DESTDIR)/etc/systemd/system/touchbridge-tuio.service
@@ -142,6 +144,8 @@ install: release
 	find examples -maxdepth 1 -type f -exec install -m 0644 {} $(DESTDIR)$(PREFIX)/share/doc/touchbridge/examples/ \;
 	install -d $(DESTDIR)$(PREFIX)/share/touchbridge/scenes
 	install -m 0644 scenes/*.json $(DESTDIR)$(PREFIX)/share/touchbridge/scenes/
+	install -d $(DESTDIR)$(PREFIX)/share/touchbridge/gnome-shell/touchbridge-focus@touchbridge
+	install -m 0644 gnome-shell/touchbridge-focus@touchbridge/* $(DESTDIR)$(PREFIX)/share/touchbridge/gnome-shell/touchbridge-focus@touchbridge/
 	@if [ -e $(DESTDIR)/etc/touchbridge/scene.json ]; then \
 	  echo "keeping the existing $(DESTDIR)/etc/touchbridge/scene.json"; \
 	else install -D -m 0644 scenes/default.json $(DESTDIR)/etc/touchbridge/scene.json; fi
@@ -163,6 +167,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/touchbridged $(DESTDIR)$(PREFIX)/bin/touchbridgectl
 	rm -f $(DESTDIR)/etc/systemd/system/touchbridged.service $(DESTDIR)/etc/systemd/system/touchbridged.socket
 	rm -f $(DESTDIR)/etc/systemd/user/touchbridge-bind.service $(DESTDIR)/etc/systemd/user/touchbridge-follow-sway.service
+	rm -f $(DESTDIR)/etc/systemd/user/touchbridge-follow-focus.service
 	rm -f $(DESTDIR)/etc/systemd/system/touchbridge-follow-rotation.service $(DESTDIR)/etc/systemd/system/touchbridge-mqtt.service
 	rm -f $(DESTDIR)/etc/systemd/system/touchbridge-tuio.service
 	rm -f $(DESTDIR)/etc/udev/rules.d/70-touchbridge.rules $(DESTDIR)/etc/udev/rules.d/85-touchbridge-mirror-group.rules

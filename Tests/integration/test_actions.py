@@ -46,6 +46,23 @@ class ActionTests(TestCase):
             g = [i for i, l in enumerate(lines) if l["event"] == "gesture" and l["recognizer"] == a["recognizer"]]
             self.assertEqual(g[0] + 1, lines.index(a))
 
+    def test_desktop_scenes_edge_swipes_follow_the_focused_app(self):
+        # A finger from the left edge inward (0.3 s): "back" in a browser, the previous tab in a terminal,
+        # nothing in a drawing app (it gets every touch); the same with no focus known as in a browser.
+        edge = os.path.join(self.tempdir(), "left-edge.evemu")
+        tbsupport.evemu_frames(edge, [{0: (8 + 1500 * i / 72, 2048)} for i in range(72)])
+        terminals = {"gnome": ("org.gnome.Console", "ctrl+Page_Up"), "kde": ("org.kde.konsole", "shift+Left"),
+                     "sway": ("kitty", "ctrl+shift+Left")}
+        for desktop, (terminal, tab) in terminals.items():
+            scene = os.path.join(SCENES, desktop + ".json")
+            for focus, expected in ((None, [("back", "alt+Left")]), ("firefox", [("back", "alt+Left")]),
+                                    (terminal, [("previousTab", tab)]), ("org.kde.krita", [])):
+                args = ["replay", "--actions", "--scene", scene] + (["--focus", focus] if focus else []) + [edge]
+                out = subprocess.run([CTL] + args, capture_output=True, text=True, timeout=60)
+                self.assertEqual(out.returncode, 0, out.stderr)
+                actions = [(l["recognizer"], l["keys"]) for l in map(json.loads, out.stdout.splitlines()) if l["event"] == "action"]
+                self.assertEqual(actions, expected, (desktop, focus))
+
     def test_scroll_follows_the_translation_and_coasts_deterministically(self):
         scene = self.scene([{"name": "scroll", "type": "pan", "minimumNumberOfTouches": 2,
                              "action": {"scroll": {"pointsPerNotch": 50}}}])
