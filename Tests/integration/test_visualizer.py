@@ -161,6 +161,30 @@ class VisualizerTests(TestCase):
         _, err = vis.communicate(timeout=10)
         self.assertNotIn(token, err)                                  # the address is said once, on stdout
 
+    def test_the_live_page_shows_the_focused_app_and_greys_what_it_turns_off(self):
+        scene = self.json_file(self.tempdir(), "apps.json", {
+            "window": {"width": 1280, "height": 800},
+            "devices": [{"name": "*", "passthrough": True, "passthroughApps": ["krita"]}],
+            "views": [{"name": "screen", "frame": [0, 0, 1280, 800], "recognizers": [
+                {"name": "browserPan", "type": "pan", "apps": ["firefox"]},
+                {"name": "otherPan", "type": "pan", "exceptApps": ["firefox"]}]}]})
+        d = self.daemon("--no-devices", "--scene", scene, "--replay", SCROLL, "--replay-loop", "--replay-delay", "0.5")
+        self.assertEqual(ctl("set", "focus", "--app", "firefox", "--title", "Planet", "--socket", d.socket).returncode, 0)
+        vis, port, url, token = self.visualize(d)
+        lane = "document.querySelector('.lane[data-recognizer={}]').dataset.inScope"
+        with headless.Browser() as b:
+            p = b.open(url)                           # opened after the focus was set: told with the scene
+            self.assertTrue(p.wait_for("document.querySelector('#focus [data-app]').dataset.app == 'firefox'", 30))
+            self.assertIn("Planet", p.evaluate("document.getElementById('focus').textContent"))
+            self.assertTrue(p.wait_for(lane.format("browserPan") + " == 'yes' && " + lane.format("otherPan") + " == 'no'", 15))
+            # A drawing app of passthroughApps: no recognizer takes part, and the page says why.
+            self.assertEqual(ctl("set", "focus", "--app", "krita", "--socket", d.socket).returncode, 0)
+            self.assertTrue(p.wait_for(lane.format("browserPan") + " == 'no' && " + lane.format("otherPan") + " == 'no'", 15))
+            self.assertIn("every touch to the app", p.evaluate("document.getElementById('focus').textContent"))
+            self.assertEqual(ctl("set", "focus", "--none", "--socket", d.socket).returncode, 0)
+            self.assertTrue(p.wait_for("document.getElementById('focus').textContent == 'none known'", 15))
+            self.assertTrue(p.wait_for(lane.format("otherPan") + " == 'yes'", 15))
+
     def test_the_page_is_private_a_wrong_host_or_no_token_gets_nothing(self):
         d = self.daemon("--no-devices", "--replay", SCROLL, "--replay-loop", "--replay-delay", "0.5")
         vis, port, url, token = self.visualize(d)

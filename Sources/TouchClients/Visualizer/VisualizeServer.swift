@@ -40,6 +40,8 @@ public final class VisualizeServer {
     private let daemon: DaemonConnection
     /// What a page that connects is told first: the scene, and the devices present by node.
     private var sceneLine: [UInt8]?
+    /// The latest focus line: a page that opens later is told the focused app with the scene.
+    private var focusLine: [UInt8]?
     private var deviceLines: [(node: String, added: [UInt8], changed: [UInt8]?)] = []
     /// The daemon's absence was logged (once until it answers again).
     private var toldWaiting = false
@@ -94,6 +96,7 @@ public final class VisualizeServer {
 
     private func daemonLost(_ reason: String, failures: Int) {
         sceneLine = nil
+        focusLine = nil
         deviceLines = []
         if failures == 0 {
             log.warning("the daemon closed the connection; connecting again")
@@ -111,6 +114,8 @@ public final class VisualizeServer {
         switch line.event {
         case .scene:
             sceneLine = line.array
+        case .focus:
+            focusLine = line.array
         case .device:
             guard let json = line.json, let d = DeviceLine.decode(json) else { break }
             switch d.action {
@@ -148,7 +153,7 @@ public final class VisualizeServer {
             var start = Array(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
                                + "Connection: keep-alive\r\nX-Content-Type-Options: nosniff\r\n\r\nretry: 1000\n\n").utf8)
             start += Array("event: status\ndata: \(daemon.state != .connected ? "the daemon is not answering: start it (systemctl start touchbridged, or make run)" : "connected")\n\n".utf8)
-            for l in [sceneLine].compactMap({ $0 }) + deviceLines.flatMap({ [$0.added] + ($0.changed.map { [$0] } ?? []) }) { start += Array("data: ".utf8) + l + [0x0a, 0x0a] }
+            for l in [sceneLine, focusLine].compactMap({ $0 }) + deviceLines.flatMap({ [$0.added] + ($0.changed.map { [$0] } ?? []) }) { start += Array("data: ".utf8) + l + [0x0a, 0x0a] }
             http.send(peer, start)
         default:
             http.reply(peer, status: "404 Not Found", type: "text/plain", body: Array("not found: the page is at /\n".utf8))

@@ -8,7 +8,8 @@ const WINDOW_SPAN = 10;          // seconds of timeline shown live
 
 // The model: every line, kept.
 const M = { scene: null, sceneVersion: 0, devices: new Map(), touches: new Map(), lanes: new Map(), laneOrder: [],
-            t0: null, t1: null, lines: 0, gestures: 0, viewNames: [], timeOrigin: 0 };
+            t0: null, t1: null, lines: 0, gestures: 0, viewNames: [], timeOrigin: 0,
+            focus: null, passthroughDevices: [] };
 // What is shown: the time, playing or not, following the newest line (live).
 const S = { t: 0, playing: false, follow: LIVE, speed: 1, dirty: true, last: null, drawnScene: -1 };
 
@@ -28,7 +29,8 @@ function expandTouch(a) {
 function lane(name, type, view) {
   let l = M.lanes.get(name);
   if (!l) {
-    l = { name, type: type || "", view: view || null, transitions: [], gestures: [], fires: [], actions: [], enabled: true, client: false };
+    l = { name, type: type || "", view: view || null, transitions: [], gestures: [], fires: [], actions: [], enabled: true, client: false,
+          inScope: true, scope: "" };
     M.lanes.set(name, l);
     M.laneOrder.push(name);
   }
@@ -45,7 +47,8 @@ function ingest(line) {
   }
   switch (line.event) {
     case "views": M.viewNames = line.names; M.timeOrigin = line.timeOrigin || 0; break;
-    case "scene": sceneLine(line.scene); break;
+    case "scene": sceneLine(line.scene, line.passthroughDevices || []); break;
+    case "focus": M.focus = line.app === null ? null : line; break;
     case "device": deviceLine(line); break;
     case "touch": {
       const key = line.device + ":" + line.id;
@@ -67,9 +70,10 @@ function ingest(line) {
   S.dirty = true;
 }
 
-function sceneLine(scene) {
+function sceneLine(scene, passthroughDevices) {
   M.scene = scene;
   M.sceneVersion++;
+  M.passthroughDevices = passthroughDevices;
   // A lane for every recognizer of the scene, in the scene's order, whether it ever fires or not.
   const walk = (views, client) => {
     for (const v of views || []) {
@@ -78,6 +82,10 @@ function sceneLine(scene) {
         const l = lane(r.name, r.type, v.name);
         l.enabled = r.enabled !== false;
         l.client = !!c;
+        // docs/focus.md: a recognizer out of the focused app's scope takes no touch.
+        l.inScope = r.inScope !== false;
+        l.scope = [r.apps ? "only in " + r.apps.join(", ") : "", r.exceptApps ? "not in " + r.exceptApps.join(", ") : ""]
+          .filter(Boolean).join("; ");
       }
       walk(v.subviews, c);
     }
@@ -125,9 +133,24 @@ function drawScene() {
   const entries = (M.scene.devices || []).map((d) => {
     const sel = d.name || d.vendorProduct || d.property || d.devnode || "any";
     const region = d.region ? ` · region ${d.region.join(" ")}` : "";
-    return `<li>${esc(sel)} · rotation ${d.rotation}°${d.flipX ? " · flipX" : ""}${d.flipY ? " · flipY" : ""}${region}${d.passthrough ? " · pass-through" : ""}</li>`;
+    const apps = d.passthroughApps ? ` · every touch to ${esc(d.passthroughApps.join(", "))} when focused` : "";
+    return `<li>${esc(sel)} · rotation ${d.rotation}°${d.flipX ? " · flipX" : ""}${d.flipY ? " · flipY" : ""}${region}${d.passthrough ? " · pass-through" : ""}${apps}</li>`;
   });
   $("entries").innerHTML = entries.join("") || "<li>every touchscreen, whole window</li>";
+}
+
+// Whether the recognizer takes part for the focused app (docs/focus.md): in scope, and no device is
+// giving every touch to a passthroughApps app.
+function takesPart(l) {
+  return l.inScope && M.passthroughDevices.length === 0;
+}
+
+function drawFocus() {
+  const f = M.focus;
+  const app = f ? `${esc(f.app)}${f.title ? `<br><small>${esc(f.title)}</small>` : ""}${f.source ? `<br><small>from ${esc(f.source)}</small>` : ""}` : "none known";
+  const passing = M.passthroughDevices.length
+    ? `<li>device ${M.passthroughDevices.join(", ")}: every touch to the app, no recognizer (passthroughApps)</li>` : "";
+  $("focus").innerHTML = `<li class="${f ? "" : "gone"}" data-app="${f ? esc(f.app) : ""}">${app}</li>${passing}`;
 }
 
 function drawDevices() {
@@ -226,7 +249,8 @@ function drawLanes(a, b) {
     const l = M.lanes.get(name);
     const row = laneRow(l);
     row.div.classList.toggle("client", l.client);
-    row.div.classList.toggle("disabled", !l.enabled);
+    row.div.classList.toggle("disabled", !l.enabled || !takesPart(l));
+    row.div.dataset.inScope = takesPart(l) ? "yes" : "no";
     const c = row.canvas;
     const W = c.clientWidth || 600, H = 18;
     const tr = l.transitions, gs = l.gestures;
@@ -316,7 +340,9 @@ function laneNow(l, row) {
     const state = cur ? cur.to : "possible";
     row.div.dataset.state = state;
     row.div.dataset.fired = upTo(l.fires, S.t) + 1;
-    row.state.textContent = state + (l.enabled ? "" : " (disabled)");
+    row.state.textContent = state + (!l.enabled ? " (disabled)" : !l.inScope ? " (not in this app)"
+      : M.passthroughDevices.length ? " (the app takes every touch)" : "");
+    if (l.scope) row.state.title = l.scope;
     row.state.style.color = STATE_COLOR[state] || "";
     const g = gs[upTo(gs, S.t)];
     // The gesture line's state only where it is not the state shown beside it ("ended · …" after
@@ -342,6 +368,7 @@ function draw() {
   if (S.follow) S.t = t1;
   drawScene();
   drawDevices();
+  drawFocus();
   const down = drawTouches();
   // Following: the last 10 s, the newest at the right edge. Otherwise everything received.
   const a = S.follow ? S.t - WINDOW_SPAN : t0;
