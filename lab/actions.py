@@ -94,9 +94,9 @@ def balanced(events):
 class ActionRig(Rig):
     """A pass-through daemon on the lab's panel with its action devices."""
 
-    def __init__(self, binaries, workdir, scene=SCENE):
-        super().__init__(binaries, workdir, ["--scene", write_scene(workdir, scene)])
-        self.client = Client(self.daemon.socket, topics=("gestures", "touches", "devices", "actions"))
+    def __init__(self, binaries, workdir, scene=SCENE, extra=(), topics=("gestures", "touches", "devices", "actions")):
+        super().__init__(binaries, workdir, ["--scene", write_scene(workdir, scene)] + list(extra))
+        self.client = Client(self.daemon.socket, topics=topics)
         m = self.daemon.wait_for_log(r'actions: .*\((/dev/input/event\d+), (/dev/input/event\d+)\)')
         self.keyboard, self.pointer = (m.group(1), m.group(2)) if m else (None, None)
         subprocess.run(["udevadm", "settle", "--timeout=10"])

@@ -7,9 +7,10 @@ export DEBIAN_FRONTEND=noninteractive
 
 need=""
 # busybox-static: virtme-ng builds the guest's initramfs around it (Debian's kernel loads virtio and 9p
-# as modules, so the guest needs one). valgrind and strace: the per-frame counts next to libinput.
+# as modules, so the guest needs one). valgrind and strace: the per-frame counts next to libinput. sway,
+# foot and a font: the per-app check's compositor and windows (lab/focus.py).
 for p in linux-image-amd64 qemu-system-x86 busybox-static evemu-tools evtest libinput-tools udev kmod util-linux coreutils \
-         valgrind strace; do
+         valgrind strace sway foot fonts-dejavu-core; do
     dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 if [ -n "$need" ]; then
@@ -29,6 +30,10 @@ swift build -c release --static-swift-stdlib --product touchbridgectl >/dev/null
 BIN=$(swift build -c release --static-swift-stdlib --show-bin-path)
 # The CPU figure's floor: a reader that only waits and reads (lab/floor.c), built next to the binaries.
 cc -O2 -o "$BIN/evdev-floor" lab/floor.c || echo "lab: no C compiler: the CPU figure goes without its floor"
+# The guest runs on this root filesystem: sway's user (Tests/support/sway.py) is made here, before it boots.
+if [ "$(id -u)" = 0 ]; then
+    python3 -c "import sys; sys.path.insert(0, 'Tests/support'); import sway; sway.ensure_user()"
+fi
 KERNEL=$(ls /boot/vmlinuz-* | sort -V | tail -n 1)
 OUT=$(mktemp -d)
 echo "lab: booting $KERNEL under qemu (no KVM), results in $OUT"

@@ -53,7 +53,10 @@ def client_lines(out):
              '{"subscribe":["recognizers","scene"]}', '{"set":{"recognizers":["edge*","tap"],"enabled":false}}',
              '{"set":{"recognizers":["[a-d]*"],"enabled":true}}', '{"set":{"device":"*","rotation":90,"flipX":true}}',
              '{"set":{"device":0,"calibration":[1,0,0,0,1,0]}}', '{"set":{"display":"off"}}', '{"set":{"display":"on"}}',
-             '{"set":{"display":"dim"}}', '{"subscribe":["actions","devices"]}']
+             '{"set":{"display":"dim"}}', '{"subscribe":["actions","devices"]}',
+             '{"set":{"focus":{"app":"firefox","title":"Mozilla Firefox","source":"sway","whileConnected":true}}}',
+             '{"set":{"focus":null}}', '{"set":{"focus":{"title":"x"}}}', '{"set":{"focus":{"app":"\\u00e9","whileConnected":1}}}',
+             '{"subscribe":["focus"]}']
     with open(os.path.join(ROOT, "scenes", "default.json")) as f:
         views = json.load(f)["views"]                  # the built-in scene's views, as a client scene
     lines.append(json.dumps({"scene": {"name": "k", "views": [

@@ -33,9 +33,12 @@ class HeadlessSway:
     (its app id and title both the app's name). `socket` is sway's IPC socket, `display` its Wayland
     display's name."""
 
-    def __init__(self, apps, timeout=30):
+    def __init__(self, apps, timeout=30, base=None):
+        """`base`: where its runtime directory goes (default: the system's temporary directory);
+        `timeout`: seconds for sway and its windows to start, and for one swaymsg answer."""
+        self.timeout = timeout
         self.user = ensure_user()
-        self.runtime = tempfile.mkdtemp(prefix="tb-sway-")
+        self.runtime = tempfile.mkdtemp(prefix="tb-sway-", dir=base)
         os.chown(self.runtime, self.user.pw_uid, self.user.pw_gid)
         os.chmod(self.runtime, 0o700)
         config = os.path.join(self.runtime, "config")
@@ -76,11 +79,16 @@ class HeadlessSway:
             return f.read()[-2000:]
 
     def msg(self, *args):
-        """swaymsg ARGS (as root, which may use the socket); its parsed answer."""
-        out = subprocess.run(["swaymsg", "-s", self.socket, "--raw"] + list(args), capture_output=True, text=True, timeout=20)
-        if out.returncode != 0:
-            raise RuntimeError("swaymsg {}: {}{}".format(" ".join(args), out.stdout, out.stderr))
-        return json.loads(out.stdout)
+        """swaymsg ARGS (as root, which may use the socket); its parsed answer. swaymsg waits 3 s for an
+        answer; a sway busy starting windows under emulation (the lab) can take longer: asked again
+        until the helper's own timeout."""
+        end = time.monotonic() + self.timeout
+        while True:
+            out = subprocess.run(["swaymsg", "-s", self.socket, "--raw"] + list(args), capture_output=True, text=True, timeout=60)
+            if out.returncode == 0:
+                return json.loads(out.stdout)
+            if "Unable to receive IPC response" not in out.stderr or time.monotonic() > end:
+                raise RuntimeError("swaymsg {}: {}{}".format(" ".join(args), out.stdout, out.stderr))
 
     def windows(self):
         """{app id: window node} of the windows in the tree."""
