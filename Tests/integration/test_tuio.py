@@ -25,6 +25,16 @@ class OSCDump:
 
     def stop(self):
         if self.proc.poll() is None:
+            # The bridge's last datagram may still wait in oscdump's socket when the test stops it: its
+            # output must first be quiet for a while (0.3 s; at most 3 s in all).
+            size, since, end = -1, time.monotonic(), time.monotonic() + 3
+            while time.monotonic() < end:
+                now = os.path.getsize(self.path)
+                if now != size:
+                    size, since = now, time.monotonic()
+                elif time.monotonic() - since >= 0.3:
+                    break
+                time.sleep(0.05)
             self.proc.terminate()
             self.proc.wait(timeout=10)
             self.out.close()
