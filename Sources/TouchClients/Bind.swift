@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import TouchCore
 import TouchInput
 import TouchProtocol
 import TouchScene
@@ -72,12 +73,14 @@ public struct Bindings {
         if let problem = stateProblem(key) { throw BindingsError("\(place): \(problem)") }
     }
 
-    /// What is wrong with the state of a "name:state" key, or nil.
+    /// What is wrong with the state of a "name:state" key, or nil. A word that is no state names a
+    /// stroke's shape ("draw:circle", docs/strokes.md): letters, digits and `_`.
     static func stateProblem(_ key: String) -> String? {
         guard let colon = key.firstIndex(of: ":") else { return nil }
         let state = String(key[key.index(after: colon)...])
-        let states = pencilKeys.contains(String(key[..<colon])) ? ["pressed", "released"]
-                                                               : ["recognized", "began", "changed", "ended", "cancelled"]
+        let pencil = pencilKeys.contains(String(key[..<colon]))
+        let states = pencil ? ["pressed", "released"] : gestureStates
+        if !pencil, !states.contains(state), StrokeTemplatesFile.isName(state), DidYouMean.closest(state, in: states) == nil { return nil }
         guard states.contains(state) else {
             let hint = DidYouMean.hint(state, in: states)
             return "unknown state \"\(state)\"\(hint); one of \(states.joined(separator: ", "))"
@@ -138,6 +141,14 @@ public struct Bindings {
     /// The binding keys of a pen's barrel buttons (`pencil` lines, docs/pens.md): `pencil1` for
     /// BTN_STYLUS, `pencil2` for BTN_STYLUS2; alone they fire on `pressed`, `pencil1:released` on release.
     public static let pencilKeys = ["pencil1", "pencil2"]
+    static let gestureStates = ["recognized", "began", "changed", "ended", "cancelled"]
+
+    /// The shape of a "name:shape" key (a stroke's), or nil for a plain or "name:state" key.
+    static func shape(of key: String) -> (recognizer: String, shape: String)? {
+        guard let colon = key.firstIndex(of: ":") else { return nil }
+        let word = String(key[key.index(after: colon)...])
+        return gestureStates.contains(word) || pencilKeys.contains(String(key[..<colon])) ? nil : (String(key[..<colon]), word)
+    }
 
     /// Whether some binding is for the `wake` line.
     public var bindsWake: Bool { commands.contains { $0.0 == Self.wakeKey } }
@@ -148,10 +159,21 @@ public struct Bindings {
             .filter { $0 != Self.wakeKey && !Self.pencilKeys.contains($0) }
     }
 
-    /// Refuses bindings for recognizers `scene` does not have, with the nearest name.
+    /// Refuses bindings for recognizers `scene` does not have, with the nearest name, and a shape that
+    /// the recognizer named does not draw.
     public func check(against scene: Scene, file: String) throws {
         if let problem = unknownNames(in: scene.recognizers.compactMap(\.name), source: scene.source).first {
             throw BindingsError("\(file): \(problem)")
+        }
+        for (key, _) in commands {
+            guard let (name, shape) = Self.shape(of: key), let r = scene.recognizers.first(where: { $0.name == name }) else { continue }
+            guard let stroke = r as? StrokeGestureRecognizer else {
+                throw BindingsError("\(file): \"\(key)\": \(name) is a \(RecognizerKind(r).name), which draws no shape (\"\(shape)\" is no state of it either)")
+            }
+            let shapes = stroke.shapes.isEmpty ? stroke.prepared.names : stroke.shapes
+            if !shapes.contains(shape) {
+                throw BindingsError("\(file): \"\(key)\": \(name) draws no \"\(shape)\"\(DidYouMean.hint(shape, in: shapes)); it draws \(shapes.joined(separator: ", "))")
+            }
         }
     }
 
@@ -169,11 +191,12 @@ public struct Bindings {
         (SceneLine.Outline.decode(json)?.recognizers ?? []).map(\.name)
     }
 
-    /// The commands for a gesture line's recognizer and state.
-    public func matches(recognizer: String, state: String) -> [[String]] {
+    /// The commands for a gesture line's recognizer and state (and a stroke's shape: "draw:circle").
+    public func matches(recognizer: String, state: String, shape: String? = nil) -> [[String]] {
         if state == "wake" { return commands.filter { $0.0 == Self.wakeKey }.map(\.1) }
         return commands.filter { key, _ in
             if key == "\(recognizer):\(state)" { return true }
+            if let shape, key == "\(recognizer):\(shape)" { return state == "recognized" || state == "ended" }
             return key == recognizer && (state == "recognized" || state == "ended" || state == "pressed")
         }.map(\.argv)
     }
@@ -308,10 +331,16 @@ extension Ctl {
 
     /// A gesture line: the commands bound to its recognizer and state.
     private static func run(_ json: JSON, line: [UInt8], bindings: Bindings, running: inout [pid_t: String], log: Logger) {
+        // A gesture line, or a wake or pencil line named as one (above).
         guard let name = json["recognizer"]?.stringValue, let state = json["state"]?.stringValue else { return }
-        for argv in bindings.matches(recognizer: name, state: state) {
+        let shape = json["shape"]?.stringValue
+        for argv in bindings.matches(recognizer: name, state: state, shape: shape) {
             var env = ["TOUCHBRIDGE_RECOGNIZER": name, "TOUCHBRIDGE_STATE": state,
                        "TOUCHBRIDGE_GESTURE": String(decoding: line, as: UTF8.self)]
+            if let shape, let score = json["score"]?.numberValue {
+                env["TOUCHBRIDGE_SHAPE"] = shape
+                env["TOUCHBRIDGE_SCORE"] = "\(score)"
+            }
             if let x = json["x"]?.numberValue, let y = json["y"]?.numberValue {
                 env["TOUCHBRIDGE_X"] = "\(x)"
                 env["TOUCHBRIDGE_Y"] = "\(y)"

@@ -5,7 +5,7 @@ import TouchSystem
 /// `"type"` field (docs/protocol.md): one vocabulary for both. `custom` is a recognizer of a class the
 /// scene format does not know (one added by a library user).
 package enum RecognizerKind: CaseIterable {
-    case tap, longPress, pan, screenEdgePan, swipe, pinch, rotation, hover, custom
+    case tap, longPress, pan, screenEdgePan, swipe, pinch, rotation, hover, stroke, custom
 
     package init(_ g: GestureRecognizer) {
         switch g {
@@ -17,6 +17,7 @@ package enum RecognizerKind: CaseIterable {
         case is PinchGestureRecognizer: self = .pinch
         case is RotationGestureRecognizer: self = .rotation
         case is HoverGestureRecognizer: self = .hover
+        case is StrokeGestureRecognizer: self = .stroke
         default: self = .custom
         }
     }
@@ -31,6 +32,7 @@ package enum RecognizerKind: CaseIterable {
         case .pinch: "pinch"
         case .rotation: "rotation"
         case .hover: "hover"
+        case .stroke: "stroke"
         case .custom: "custom"
         }
     }

@@ -34,6 +34,12 @@ public enum Files {
     }
 
     /// The last path component.
+    /// The directory of `path` ("." for a name alone, "/" for a file at the root).
+    public static func directoryName(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     public static func baseName(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }

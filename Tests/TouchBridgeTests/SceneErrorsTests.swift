@@ -27,7 +27,7 @@ struct ConfigErrorsTests {
           {"name": "b", "frame": [0, 0, 10, 10], "alpha": 2}
          ]}
         """)
-        #expect(lines == [#"s.json:3: views[0].recognizers[0].type: unknown recognizer type "tapp" (did you mean "tap"?); one of tap, longPress, pan, screenEdgePan, swipe, pinch, rotation, hover"#,
+        #expect(lines == [#"s.json:3: views[0].recognizers[0].type: unknown recognizer type "tapp" (did you mean "tap"?); one of tap, longPress, pan, screenEdgePan, swipe, pinch, rotation, hover, stroke"#,
                           "s.json:4: views[1].alpha: must be between 0 and 1, found 2.0",
                           "2 errors in s.json"])
     }

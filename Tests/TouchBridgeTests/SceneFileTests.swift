@@ -79,7 +79,7 @@ struct SceneFileTests {
         (#"{"window": {"width": 8, "height": 4}, "views": [{"name": "a", "frame": [0, 0, 1]}]}"#,
          "s.json:1: views[0].frame: must be an array of 4 numbers [x, y, width, height], found [0,0,1]"),
         (#"{"window": {"width": 8, "height": 4}, "views": [{"name": "a", "frame": [0, 0, 1, 1], "recognizers": [{"name": "t", "type": "tapp"}]}]}"#,
-         #"s.json:1: views[0].recognizers[0].type: unknown recognizer type "tapp" (did you mean "tap"?); one of tap, longPress, pan, screenEdgePan, swipe, pinch, rotation, hover"#),
+         #"s.json:1: views[0].recognizers[0].type: unknown recognizer type "tapp" (did you mean "tap"?); one of tap, longPress, pan, screenEdgePan, swipe, pinch, rotation, hover, stroke"#),
         (#"{"window": {"width": 8, "height": 4}, "views": [{"name": "a", "frame": [0, 0, 1, 1], "recognizers": [{"name": "t", "type": "tap", "requireToFail": ["dbl"]}]}]}"#,
          "s.json:1: views[0].recognizers[0].requireToFail[0]: no recognizer is named \"dbl\""),
         (#"{"window": {"width": 8, "height": 4}, "views": [{"name": "a", "frame": [0, 0, 1, 1], "recognizers": [{"name": "t", "type": "tap"}, {"name": "t", "type": "pan"}]}]}"#,

@@ -38,6 +38,8 @@ public final class MQTTBridge {
         var enabled: Bool
         /// A tap or a swipe: its gesture is one `recognized` line, not began … ended.
         var discrete: Bool
+        /// A stroke's shapes: a trigger each.
+        var shapes: [String] = []
     }
     private var recognizers: [SceneRecognizer] = []
     /// Discovery topics published (retained), to clear those of recognizers that went away.
@@ -195,7 +197,7 @@ public final class MQTTBridge {
 
     private func scene(_ json: JSON) {
         let found = (SceneLine.Outline.decode(json)?.recognizers ?? []).map {
-            SceneRecognizer(name: $0.name, enabled: $0.enabled, discrete: RecognizerSchema.discreteTypeNames.contains($0.type))
+            SceneRecognizer(name: $0.name, enabled: $0.enabled, discrete: RecognizerSchema.discreteTypeNames.contains($0.type), shapes: $0.shapes)
         }
         recognizers = found
         if config.control {
@@ -344,6 +346,11 @@ public final class MQTTBridge {
                 now["\(disc)/device_automation/\(nodeID)/\(id)_ended/config"] =
                     deviceTrigger(topic: topic, type: "gesture_ended", subtype: name, state: "ended")
             }
+            // A stroke: a trigger a shape, on its line's "shape" (docs/strokes.md).
+            for shape in recognizer.shapes {
+                now["\(disc)/device_automation/\(nodeID)/\(id)_shape_\(Self.objectID(shape))/config"] =
+                    deviceTrigger(topic: topic, type: "gesture_shape", subtype: "\(name) \(shape)", field: "shape", equals: shape)
+            }
             if config.control {
                 var s = JSONWriter()
                 s.beginObject()
@@ -379,7 +386,8 @@ public final class MQTTBridge {
 
     /// A device trigger's discovery config: fires on each message of `topic`, or with `state` only on
     /// those whose `state` field says so (Home Assistant renders `value_template` and compares `payload`).
-    private func deviceTrigger(topic: String, type: StaticString, subtype: String, state: StaticString? = nil) -> [UInt8] {
+    private func deviceTrigger(topic: String, type: StaticString, subtype: String, state: StaticString? = nil,
+                               field: String? = nil, equals: String? = nil) -> [UInt8] {
         var w = JSONWriter()
         w.beginObject()
         w.key("automation_type"); w.staticString("trigger")
@@ -389,6 +397,9 @@ public final class MQTTBridge {
         if let state {
             w.key("value_template"); w.staticString("{{ value_json.state }}")
             w.key("payload"); w.staticString(state)
+        } else if let field, let equals {
+            w.key("value_template"); w.string("{{ value_json.\(field) }}")
+            w.key("payload"); w.string(equals)
         }
         w.key("qos"); w.int(config.qos)
         deviceBlock(&w)

@@ -140,6 +140,8 @@ public final class Actions {
 
     private func fired(_ b: Binding, _ g: GestureRecognizer) {
         guard !isFailed, b.recognizer != nil else { return }
+        // A stroke's action for one shape (docs/strokes.md): only when that one was recognized.
+        if let shape = b.action.shape, (g as? StrokeGestureRecognizer)?.recognizedShape != shape { return }
         if let d = g.gestureTouches.first?.device { b.device = d }
         switch b.action.kind {
         case .keys(let chords):

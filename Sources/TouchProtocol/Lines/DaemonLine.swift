@@ -110,13 +110,17 @@ extension GestureLine {
         public var x: Double?
         public var y: Double?
         public var touches: Int?
+        /// A stroke's: the shape recognized and its score (0–1).
+        public var shape: String? = nil
+        public var score: Double? = nil
     }
 
     public static func decode(_ json: JSON) -> Decoded? {
         guard json["event"]?.stringValue == "gesture", let r = json["recognizer"]?.stringValue, let s = json["state"]?.stringValue else { return nil }
         return Decoded(time: json["time"]?.numberValue ?? 0, device: json["device"]?.intValue, recognizer: r,
                        type: json["type"]?.stringValue ?? "", state: s, view: json["view"]?.stringValue,
-                       x: json["x"]?.numberValue, y: json["y"]?.numberValue, touches: json["touches"]?.intValue)
+                       x: json["x"]?.numberValue, y: json["y"]?.numberValue, touches: json["touches"]?.intValue,
+                       shape: json["shape"]?.stringValue, score: json["score"]?.numberValue)
     }
 }
 

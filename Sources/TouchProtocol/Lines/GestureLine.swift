@@ -122,6 +122,25 @@ package enum GestureLine {
                 w.json.fragment(#","azimuth":"#)
                 w.json.number(h.azimuthAngle(in: nil))
             }
+        case .stroke:
+            // The shape, its score, and its template drawn over the stroke (16 window points), to draw.
+            let s = unsafeDowncast(g, to: StrokeGestureRecognizer.self)
+            if let shape = s.recognizedShape {
+                w.json.fragment(#","shape":"#)
+                w.json.string(shape)
+                w.json.fragment(#","score":"#)
+                w.json.number((s.score * 1000).rounded() / 1000)
+                w.json.fragment(#","template":["#)
+                for (i, p) in s.matchedTemplate.enumerated() {
+                    if i > 0 { w.json.fragment(",") }
+                    w.json.fragment("[")
+                    w.json.number((p.x * 10).rounded() / 10)
+                    w.json.fragment(",")
+                    w.json.number((p.y * 10).rounded() / 10)
+                    w.json.fragment("]")
+                }
+                w.json.fragment("]")
+            }
         case .longPress, .custom:
             break
         }

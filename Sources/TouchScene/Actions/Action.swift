@@ -26,6 +26,8 @@ public struct Action: Equatable, Sendable {
 
     public var kind: Kind
     public var on: Moment
+    /// A stroke's action for one shape only (`"on": "circle"`, docs/strokes.md); nil: any shape.
+    public var shape: String? = nil
 
     /// The action's name on the socket (`"action"` of an action line): its key in a scene file.
     public var name: StaticString { ActionSchema.kind(of: kind).key }

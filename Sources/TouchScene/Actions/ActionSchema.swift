@@ -148,6 +148,13 @@ package enum ActionSchema {
         if let o = json[onKey] {
             let op = r.join(path, onKey)
             let name = try r.string(o, op)
+            // A stroke's action may name its shape: it acts when that one is recognized (checked
+            // against the templates once they are read, Scene.Builder).
+            if g is StrokeGestureRecognizer, Action.Moment(rawValue: name) == nil {
+                guard StrokeTemplatesFile.isName(name) else { throw r.error(op, "must be \"recognized\" or a shape's name: " + StrokeTemplatesFile.nameRule(name)) }
+                action.shape = name
+                return action
+            }
             guard let moment = Action.Moment(rawValue: name) else {
                 throw r.error(op, "must be \(alternatives(Action.Moment.allCases.map(\.rawValue))), found \"\(name)\"")
             }
@@ -183,9 +190,18 @@ package enum ActionSchema {
         entry.write(action.kind, &w)
         switch action.kind {
         case .keys, .click:
-            if !discrete, action.on == .ended { w.key(string: onKey); w.string(action.on.rawValue) }
+            if let shape = action.shape { w.key(string: onKey); w.string(shape) }
+            else if !discrete, action.on == .ended { w.key(string: onKey); w.string(action.on.rawValue) }
         case .scroll, .zoom: break
         }
         w.endObject()
+    }
+
+    /// A recognizer's actions as a scene file has them: one object, or a list (a stroke's, a shape each).
+    package static func write(_ actions: [Action], discrete: Bool, _ w: inout JSONWriter) {
+        guard actions.count != 1 else { return write(actions[0], discrete: discrete, &w) }
+        w.beginArray()
+        for a in actions { write(a, discrete: discrete, &w) }
+        w.endArray()
     }
 }

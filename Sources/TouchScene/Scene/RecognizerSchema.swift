@@ -101,6 +101,9 @@ extension RecognizerProperty {
 package struct PropertyReader {
     package let reader: ConfigReader
     package var warnings: [String] = []
+    /// Where a file the scene names (a stroke's templates) is read from: the scene file's directory;
+    /// nil where no file may be read (a client scene, from the socket or a broker).
+    package var filesDirectory: String? = nil
 }
 
 /// One recognizer type of the scene format (`"type": "tap"`): the class it makes and its properties.
@@ -162,6 +165,8 @@ package struct RecognizerSchema: Sendable {
         RecognizerSchema(kind: .hover, make: HoverGestureRecognizer.init, properties: [], check: { g in
             g.allowedTouchTypes.allows(.pencil) ? nil : "allowedTouchTypes leaves out \"pencil\": this hover never follows anything"
         }),
+        // A drawn shape among templates (ST1–ST6); the built-in shapes unless "templates" says others.
+        RecognizerSchema(kind: .stroke, make: StrokeGestureRecognizer.init, properties: StrokeSchema.properties, check: StrokeSchema.check),
     ]
 
     /// The schema of a scene file's `"type"`.

@@ -7,6 +7,9 @@ extension Scene {
     /// Builds views and recognizers, then links names (requireToFail, simultaneousWith).
     package struct Builder {
         let reader: ConfigReader
+        /// The scene file's directory, where files it names are read from (a stroke's templates); nil
+        /// for a scene from the socket or a broker, which may name no file of the daemon's machine.
+        package var filesDirectory: String?
         var views: [View] = []
         /// Views with `"passthrough": false`: touches whose hit-test view is one of them, or inside one,
         /// never reach a mirror.
@@ -78,8 +81,9 @@ extension Scene {
             let r = reader
             // The scene line's derived "inScope" is read past: a saved line reads as the file it is.
             var json = json
-            if case .object(let members) = json, members.contains(where: { $0.0 == RecognizerSchema.activeKey }) {
-                json = .object(members.filter { $0.0 != RecognizerSchema.activeKey })
+            let derived = [RecognizerSchema.activeKey, StrokeSchema.templateNamesKey]
+            if case .object(let members) = json, members.contains(where: { derived.contains($0.0) }) {
+                json = .object(members.filter { !derived.contains($0.0) })
             }
             let types = RecognizerSchema.typeNames
             guard let typeJSON = json[RecognizerSchema.typeKey] else { throw r.error(path, "missing \"type\" (one of \(types.joined(separator: ", ")))") }
@@ -100,7 +104,9 @@ extension Scene {
             var requireToFail: [String] = []
             var simultaneous = SimultaneousSpec.none
             var properties = PropertyReader(reader: r)
+            properties.filesDirectory = filesDirectory
             var scope = AppScope()
+            var shapeActions: [(Action, String)] = []
             for (k, v) in members {
                 let p = r.join(path, k)
                 switch k {
@@ -108,7 +114,13 @@ extension Scene {
                 case RecognizerSchema.requireToFailKey: requireToFail = try r.strings(v, p)
                 case RecognizerSchema.actionKey:
                     let names = keyboard
-                    actions.append((g, try ActionSchema.read(v, p, for: g, r) { () throws(KeyboardError) in try KeyboardLayout.compiled(names) }))
+                    let layout = { () throws(KeyboardError) in try KeyboardLayout.compiled(names) }
+                    if let list = v.arrayValue, g is StrokeGestureRecognizer {
+                        // A stroke's actions, one a shape ("on": SHAPE).
+                        for (i, item) in list.enumerated() { shapeActions.append((try ActionSchema.read(item, "\(p)[\(i)]", for: g, r, layout: layout), "\(p)[\(i)]")) }
+                    } else {
+                        shapeActions.append((try ActionSchema.read(v, p, for: g, r, layout: layout), p))
+                    }
                 case RecognizerSchema.appsKey, RecognizerSchema.exceptAppsKey:
                     let patterns = try r.strings(v, p)
                     if let i = patterns.firstIndex(where: \.isEmpty) { throw r.error("\(p)[\(i)]", "must not be empty: an app id or a shell pattern of one (\"firefox\", \"org.mozilla.*\")") }
@@ -129,6 +141,15 @@ extension Scene {
             }
             warnings += properties.warnings
             if let problem = schema.check(g) { throw r.error(path, problem) }
+            for (a, p) in shapeActions {
+                if let shape = a.shape, let s = g as? StrokeGestureRecognizer {
+                    let drawn = s.shapes.isEmpty ? s.prepared.names : s.shapes
+                    guard drawn.contains(shape) else {
+                        throw r.error(r.join(p, "on"), "\"\(shape)\" is no shape of this stroke\(DidYouMean.hint(shape, in: drawn)); it draws \(drawn.joined(separator: ", "))")
+                    }
+                }
+                actions.append((g, a))
+            }
             if !scope.isEmpty { scopes.append((g, scope)) }
             g.delegate = delegate
             recognizerIndex[name] = recognizers.count

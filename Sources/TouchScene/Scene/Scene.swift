@@ -102,13 +102,15 @@ public final class Scene {
         do { text = try Files.readText(path) } catch {
             throw ConfigError(file: path, line: nil, path: "", message: "cannot read the scene file: \(error)")
         }
-        return try parse(text, file: path, passthrough: passthrough, systemKeyboard: systemKeyboard)
+        return try parse(text, file: path, passthrough: passthrough, systemKeyboard: systemKeyboard,
+                         filesDirectory: Files.directoryName(path))
     }
 
     /// Parses scene JSON (see docs/scenes.md); `passthrough` as in `load(path:passthrough:)`.
     /// `systemKeyboard`: the layout keys actions are typed in when the scene names none.
+    /// `filesDirectory`: where files the scene names are read from (nil: it may name none).
     public static func parse(_ text: String, file: String, passthrough: Bool = false,
-                             systemKeyboard: KeyboardNames = .system()) throws -> Scene {
+                             systemKeyboard: KeyboardNames = .system(), filesDirectory: String? = nil) throws -> Scene {
         var parser = JSONParser(text)
         let json: JSON
         do { json = try parser.parse() } catch let e as JSONSyntaxError {
@@ -171,6 +173,7 @@ public final class Scene {
             do { keyboard = try parseKeyboard(k, SceneSchema.keyboard, r) } catch { try note(error) }
         }
         var builder = Builder(reader: r, keyboard: keyboard ?? systemKeyboard)
+        builder.filesDirectory = filesDirectory
         builder.errors = errors
         if let v = member(SceneSchema.views) {
             if let list = v.arrayValue {

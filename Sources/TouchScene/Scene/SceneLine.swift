@@ -41,8 +41,8 @@ package enum SceneLine {
             for v in c.views { owner[ObjectIdentifier(v)] = c }
             for v in c.reserved { reserved.insert(ObjectIdentifier(v)) }
         }
-        var actions: [ObjectIdentifier: Action] = [:]
-        for (r, a) in scene.actions + clients.flatMap(\.actions) { actions[ObjectIdentifier(r)] = a }
+        var actions: [ObjectIdentifier: [Action]] = [:]
+        for (r, a) in scene.actions + clients.flatMap(\.actions) { actions[ObjectIdentifier(r), default: []].append(a) }
         var writer = Scene.ViewWriting(window: scene.window, reserved: reserved, actions: actions)
         for (r, s) in scene.scopes + clients.flatMap(\.scopes) { writer.scopes[ObjectIdentifier(r)] = s }
         w.key(string: SceneSchema.views)
@@ -108,6 +108,13 @@ extension Scene.ViewWriting {
             }
         }
         if let a = actions[ObjectIdentifier(r)] { w.key(string: RecognizerSchema.actionKey); ActionSchema.write(a, discrete: r.isDiscrete, &w) }
+        if let s = r as? StrokeGestureRecognizer {
+            // Derived: the shapes its templates have, for a client that cannot read its file (MQTT triggers).
+            w.key(string: StrokeSchema.templateNamesKey)
+            w.beginArray()
+            for n in s.prepared.names { w.string(n) }
+            w.endArray()
+        }
         if let s = scopes[ObjectIdentifier(r)] {
             RecognizerSchema.writeScope(s, &w)
             // Derived, as the window's frame is: whether the focused app lets it take part now (FO1).
@@ -125,6 +132,8 @@ extension SceneLine {
             package var name: String
             package var type: String
             package var enabled: Bool
+            /// A stroke's shapes: those it takes ("shapes"), else every template's.
+            package var shapes: [String] = []
         }
         package var width = 0.0, height = 0.0
         package var viewCount = 0
@@ -141,8 +150,9 @@ extension SceneLine {
                     o.viewCount += 1
                     for r in v[ViewSchema.recognizersKey]?.arrayValue ?? [] {
                         guard let n = r[RecognizerSchema.nameKey]?.stringValue, !n.isEmpty else { continue }
+                        let shapes = (r["shapes"] ?? r[StrokeSchema.templateNamesKey])?.arrayValue?.compactMap(\.stringValue) ?? []
                         o.recognizers.append(Recognizer(name: n, type: r[RecognizerSchema.typeKey]?.stringValue ?? "",
-                                                        enabled: r[RecognizerSchema.enabledKey]?.boolValue ?? true))
+                                                        enabled: r[RecognizerSchema.enabledKey]?.boolValue ?? true, shapes: shapes))
                     }
                     walk(v[ViewSchema.subviewsKey])
                 }

@@ -42,7 +42,7 @@ extension Scene {
     package struct ViewWriting {
         let window: Window
         let reserved: Set<ObjectIdentifier>
-        let actions: [ObjectIdentifier: Action]
+        let actions: [ObjectIdentifier: [Action]]
         var scopes: [ObjectIdentifier: AppScope] = [:]
         var clientScene: String? = nil
     }

@@ -14,7 +14,11 @@ open class StrokeGestureRecognizer: GestureRecognizer {
     public final var numberOfTouchesRequired = 1
     /// ST5: how the stroke's orientation counts; default rotation-invariant.
     public final var orientation: Protractor.Orientation = .invariant {
-        didSet { if orientation != oldValue { prepared = StrokeTemplateSet(drawings, orientation: orientation) } }
+        didSet {
+            guard orientation != oldValue else { return }
+            // The built-in shapes differ by orientation (ST6: one arrow, or four).
+            if templateOrigin == "builtin" { useBuiltInShapes() } else { prepared = StrokeTemplateSet(drawings, orientation: orientation) }
+        }
     }
     /// ST5: the lowest score (0–1) of a recognized stroke. The default rejects a stroke whose best
     /// template is no closer than a differently shaped one typically is (BENCHMARKS.md, "Strokes").
@@ -29,11 +33,27 @@ open class StrokeGestureRecognizer: GestureRecognizer {
     /// ST6: the shapes this recognizer takes (empty: every template's).
     public final var shapes: [String] = []
 
-    /// The templates as drawn (points in any unit), several per name allowed.
-    public final var drawings: [(name: String, points: [Point])] = [] {
-        didSet { prepared = StrokeTemplateSet(drawings, orientation: orientation) }
+    /// The templates as drawn (points in any unit), several per name allowed; the built-in shapes
+    /// (ST6) until others are given.
+    public final var drawings: [(name: String, points: [Point])] = StrokeShapes.templates(.invariant) {
+        didSet {
+            prepared = StrokeTemplateSet(drawings, orientation: orientation)
+            if !loadingBuiltIn { templateOrigin = nil }
+        }
     }
-    public final private(set) var prepared = StrokeTemplateSet([], orientation: .invariant)
+    private var loadingBuiltIn = false
+
+    /// The built-in shapes for the orientation (ST6), as `"templates": "builtin"` says.
+    public final func useBuiltInShapes() {
+        loadingBuiltIn = true
+        drawings = StrokeShapes.templates(orientation)
+        loadingBuiltIn = false
+        templateOrigin = "builtin"
+    }
+    public final private(set) var prepared = StrokeTemplateSet(StrokeShapes.templates(.invariant), orientation: .invariant)
+    /// Where the drawings came from, as a scene names it: "builtin", a file's name; nil when given
+    /// inline or by code. A scene writes this back rather than the points.
+    public final var templateOrigin: String? = "builtin"
 
     /// After recognition: the shape, its score, and its template drawn over the stroke (screen points).
     public final private(set) var recognizedShape: String?
