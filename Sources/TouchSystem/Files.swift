@@ -29,6 +29,38 @@ public enum Files {
         do { try fd.writeAll(Array(text.utf8)) } catch { throw SystemError("write", path, error) }
     }
 
+    /// Writes `text` to `path` whole or not at all: into a temporary file beside it, flushed to disk,
+    /// then renamed over it (a crash or a full disk leaves the old file). With `keepPrevious`, the old
+    /// file is kept as `path~`. The new file keeps the old one's permissions (0644 for a new one).
+    public static func replaceAtomically(_ path: String, _ text: String, keepPrevious: Bool = false) throws {
+        var st = stat()
+        let mode = stat(path, &st) == 0 ? st.st_mode & 0o7777 : 0o644
+        let temporary = "\(directoryName(path))/.\(baseName(path)).tmp-\(getpid())"
+        let fd = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions: mode)
+        do {
+            do { try fd.writeAll(Array(text.utf8)) } catch { throw SystemError("write", temporary, error) }
+            guard fsync(fd.rawValue) == 0 else { throw SystemError.last("fsync", temporary) }
+            fd.close()
+        } catch {
+            fd.close()
+            unlink(temporary)
+            throw error
+        }
+        if keepPrevious && exists(path) {
+            _ = unlink(path + "~")
+            guard link(path, path + "~") == 0 else {
+                let e = SystemError.last("link", path + "~")
+                unlink(temporary)
+                throw e
+            }
+        }
+        guard rename(temporary, path) == 0 else {
+            let e = SystemError.last("rename", path)
+            unlink(temporary)
+            throw e
+        }
+    }
+
     public static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
     }
