@@ -142,7 +142,7 @@ struct StrokeRecognizerTests {
         let scribble = (0..<60).map { i in Point(x: 300 + 120 * n.next(), y: 300 + 120 * n.next() + Double(i)) }
         _ = Self.draw(s, scribble)
         #expect(Self.gestures(s) == [])
-        #expect(notes.last?.hasPrefix("best ") == true && notes.last?.hasSuffix("below \(StrokeGestureRecognizer.format(r.minimumScore))") == true)
+        #expect(notes.last?.hasPrefix("best ") == true && notes.last?.hasSuffix("below \(StrokeGestureRecognizer.hundredths(r.minimumScore))") == true)
         _ = Self.draw(s, [Point(x: 300, y: 300), Point(x: 330, y: 310), Point(x: 340, y: 330)], from: 5)
         #expect(notes.last == "a stroke of 54 pt, 60 needed")
     }

@@ -429,3 +429,74 @@ class TUIOLatency:
         return ("{} frames: socket line read p50 {:.2f} ms, p99 {:.2f} ms; UDP bundle sent p50 {:.2f} ms, p99 {:.2f} ms, read "
                 "p50 {:.2f} ms, p99 {:.2f} ms; added by the bridge (read to read) p50 {:.2f} ms, p99 {:.2f} ms").format(
                     frames, *f["line"], *f["udp_sent"], *f["udp_received"], *f["added"])
+
+
+def builtin_shapes(ctl, sensitive=False):
+    """The built-in shapes (`touchbridgectl stroke shapes`): {name: [[(x, y), …], …]}, 200 pt wide."""
+    out = subprocess.run([ctl, "stroke", "shapes"] + (["--sensitive"] if sensitive else []), capture_output=True, text=True, check=True)
+    return {name: [[tuple(p) for p in s] for s in strokes] for name, strokes in json.loads(out.stdout)["templates"].items()}
+
+
+def drawn_stroke(points, rng, size=200.0, aspect=1.0, slant=0.0, turn=0.0, wobble=0.0, tremor=0.0, rounding=0.0):
+    """`points` (a shape in any unit) as a person draws it: scaled to `size` wide, stretched by `aspect`,
+    slanted by `slant` (a shear), turned by `turn` radians, corners cut by `rounding` (a moving average
+    over that fraction of the path), a slow `wobble` (sinusoids of random phase, in points) and a fast
+    `tremor` (points of noise a sample). Returns [(x, y)] points about (0, 0), densely sampled."""
+    import math
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    w = max(max(xs) - min(xs), max(ys) - min(ys), 1e-9)
+    cx, cy = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+    pts = [((x - cx) / w * size * aspect, (y - cy) / w * size / aspect) for x, y in points]
+    # Dense and even along the path (1 pt), so that rounding and the pace act on the path.
+    dense = [pts[0]]
+    for (ax, ay), (bx, by) in zip(pts, pts[1:]):
+        n = max(1, int(math.hypot(bx - ax, by - ay)))
+        dense += [(ax + (bx - ax) * k / n, ay + (by - ay) * k / n) for k in range(1, n + 1)]
+    if rounding > 0:
+        half = max(1, int(len(dense) * rounding / 2))
+        dense = [(sum(p[0] for p in dense[max(0, i - half):i + half + 1]) / len(dense[max(0, i - half):i + half + 1]),
+                  sum(p[1] for p in dense[max(0, i - half):i + half + 1]) / len(dense[max(0, i - half):i + half + 1]))
+                 for i in range(len(dense))]
+    phases = [rng.uniform(0, 2 * math.pi) for _ in range(4)]
+    n = len(dense)
+    out = []
+    for i, (x, y) in enumerate(dense):
+        t = i / max(1, n - 1)
+        x += slant * -y
+        wx = wobble * (math.sin(2 * math.pi * (1.3 * t) + phases[0]) + 0.5 * math.sin(2 * math.pi * 3.1 * t + phases[1]))
+        wy = wobble * (math.sin(2 * math.pi * (1.1 * t) + phases[2]) + 0.5 * math.sin(2 * math.pi * 2.7 * t + phases[3]))
+        x, y = x + wx + rng.gauss(0, tremor), y + wy + rng.gauss(0, tremor)
+        out.append((x * math.cos(turn) - y * math.sin(turn), x * math.sin(turn) + y * math.cos(turn)))
+    return out
+
+
+def paced(path, seconds, hz=120.0):
+    """A dense path sampled at `hz` over `seconds`, slower where it turns (as a hand slows at a corner)."""
+    import math
+    # The time a piece of the path takes grows with how sharply the path turns there.
+    weights = []
+    for i in range(len(path)):
+        a, b, c = path[max(0, i - 3)], path[i], path[min(len(path) - 1, i + 3)]
+        v1, v2 = (b[0] - a[0], b[1] - a[1]), (c[0] - b[0], c[1] - b[1])
+        turn = abs(math.atan2(v1[0] * v2[1] - v1[1] * v2[0], v1[0] * v2[0] + v1[1] * v2[1] + 1e-12))
+        weights.append(1 + 2.5 * turn)
+    total = sum(weights)
+    frames = max(2, int(seconds * hz))
+    out, acc, k = [], 0.0, 0
+    for i in range(frames):
+        target = total * i / (frames - 1)
+        while k < len(path) - 1 and acc + weights[k] < target:
+            acc += weights[k]
+            k += 1
+        out.append(path[k])
+    return out
+
+
+def stroke_recording(path, strokes, origin=(2048, 2048), units_per_point=6.0, gap=0.6, hz=120.0):
+    """An evemu recording of one finger drawing each stroke ([(x, y)] points a frame, about (0, 0)) in
+    turn, `gap` seconds apart, on the synthetic panel (evemu_panel), at `origin` in its units."""
+    frames = []
+    for s in strokes:
+        frames += [{0: (origin[0] + x * units_per_point, origin[1] + y * units_per_point)} for x, y in s]
+        frames += [{}] * int(gap * hz)
+    evemu_frames(path, frames, hz=hz)

@@ -37,7 +37,7 @@ extension Ctl {
             }
             taken.append(s.points)
             let v = Protractor.vector(s.points, orientation: .invariant)
-            let near = known.best(v).map { "nearest \($0.name) \((($0.score * 100).rounded() / 100))" } ?? ""
+            let near = known.best(v).map { "nearest \($0.name) \(StrokeGestureRecognizer.hundredths($0.score))" } ?? ""
             print("\(name) \(taken.count)/\(count): \(Int(Protractor.pathLength(s.points))) pt, \(s.points.count) frames\(near.isEmpty ? "" : "; " + near)")
             print(Self.sketch(s.points))
             if taken.count == count { loop.stop() }
@@ -71,14 +71,16 @@ extension Ctl {
         var grid = [[Character]](repeating: [Character](repeating: " ", count: w), count: h)
         let xs = points.map(\.x), ys = points.map(\.y)
         let minX = xs.min() ?? 0, minY = ys.min() ?? 0
-        let span = max((xs.max() ?? 0) - minX, ((ys.max() ?? 0) - minY) * 2, 1)        // a cell is twice as tall as wide
+        // Columns a point, the same both ways on the screen: a cell is twice as tall as it is wide.
+        let scale = min(Double(w - 1) / max((xs.max() ?? 0) - minX, 1), Double(h - 1) * 2 / max((ys.max() ?? 0) - minY, 1))
+        func cell(_ p: Point) -> (Int, Int) { (min(h - 1, Int((p.y - minY) * scale / 2)), min(w - 1, Int((p.x - minX) * scale))) }
         for p in Protractor.resample(points, 200) {
-            let c = min(w - 1, Int((p.x - minX) / span * Double(w - 1)))
-            let r = min(h - 1, Int((p.y - minY) / span * Double(w - 1) / 2))
+            let (r, c) = cell(p)
             grid[r][c] = "*"
         }
         if let first = points.first {
-            grid[min(h - 1, Int((first.y - minY) / span * Double(w - 1) / 2))][min(w - 1, Int((first.x - minX) / span * Double(w - 1)))] = "o"
+            let (r, c) = cell(first)
+            grid[r][c] = "o"
         }
         return grid.map { "  " + String($0) }.joined(separator: "\n")
     }

@@ -134,6 +134,9 @@ package struct StrokeCollector {
         case "cancelled": s.cancelled = true; s.down[t.id] = nil
         default: s.down[t.id] = nil
         }
+        // The last finger lifted: no other line can belong to this frame (every touch down is in each
+        // frame's lines), so the stroke ends now, not when a later line comes.
+        if s.down.isEmpty, finished == nil { finished = close(&s, device: t.device) }
         sequences[t.device] = s
         return finished.map { (device: $0.0, points: $0.1) }
     }

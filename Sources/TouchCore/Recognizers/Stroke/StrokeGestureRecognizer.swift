@@ -143,13 +143,19 @@ open class StrokeGestureRecognizer: GestureRecognizer {
             return
         }
         guard best.score >= minimumScore else {
-            fail(because: "best \(best.name) \(Self.format(best.score)), below \(Self.format(minimumScore))")
+            fail(because: "best \(best.name) \(Self.hundredths(best.score)), below \(Self.hundredths(minimumScore))")
             return
         }
         recognizedShape = best.name
         score = best.score
         matchedTemplate = prepared.drawn(best, over: v)
         state = .recognized
+    }
+
+    /// A score as two decimals ("0.85").
+    public static func hundredths(_ v: Double) -> String {
+        let n = Int((v * 100).rounded())
+        return "\(n / 100).\(n % 100 < 10 ? "0" : "")\(n % 100)"
     }
 
     private func centroidOfFingers() -> Point {
