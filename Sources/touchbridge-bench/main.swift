@@ -14,7 +14,7 @@ import TouchSystem
 let args = CommandLine.arguments
 let quick = args.contains("--quick")
 let root = args.first { $0.hasPrefix("--root=") }.map { String($0.dropFirst(7)) } ?? "."
-/// `--only=pipeline|touch-lines|passthrough|actions|pens|scale|fixtures|hit-test|scene-load|memory` runs one section (for a profiler); `--pipeline-only` is
+/// `--only=pipeline|touch-lines|passthrough|actions|pens|scale|fixtures|hit-test|scene-load|strokes|memory` runs one section (for a profiler); `--pipeline-only` is
 /// `--only=pipeline`.
 let only: String? = args.contains("--pipeline-only") ? "pipeline"
     : args.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst(7)) }
@@ -232,6 +232,25 @@ if runs("scene-load") {
 }
 if only == "scene-load" { exit(0) }
 
+// MARK: 3c. Drawn strokes: accuracy as the $1 paper measured it, the match's time, a frame's cost
+// (`--stroke-data=DIR`: bench/strokes.py's templates files; StrokeBench)
+
+var strokeFigures: StrokeBench.Figures?
+if let dir = args.first(where: { $0.hasPrefix("--stroke-data=") }).map({ String($0.dropFirst(14)) }), runs("strokes") {
+    let f = try StrokeBench.run(dataDirectory: dir, trials: quick ? 10 : 100)
+    for t in [1, 3, 5] {
+        let a = f.accuracy[t]!
+        say("strokes, \(t) template\(t == 1 ? "" : "s") a shape: \(format2(a.mean * 100)) % correct (mean of people and speeds), lowest \(format2(a.lowest * 100)) %; "
+            + a.bySpeed.sorted { $0.key < $1.key }.map { "\($0.key) \(format2($0.value * 100)) %" }.joined(separator: ", "))
+    }
+    for r in f.rejection {
+        say("strokes, minimumScore \(format2(r.threshold)): \(format2(r.accepted * 100)) % of strokes recognized correctly; accepted: \(format2(r.falseAccepted * 100)) % of strokes of a shape with no template, \(format2(r.scribbles * 100)) % of scribbles")
+    }
+    say("strokes: \(format2(f.matchMicroseconds)) µs to match a stroke against 16 × 5 templates (median); a frame of one finger drawing: \(Int(f.strokeFrameNanoseconds)) ns with a stroke recognizer, \(Int(f.panFrameNanoseconds)) ns with a pan")
+    strokeFigures = f
+}
+if only == "strokes" { exit(0) }
+
 // MARK: 4. Memory: after startup, and after ten million frames
 
 let frameTarget = quick ? 200_000 : 10_000_000
@@ -277,6 +296,14 @@ if scale.count == 3 {
     w.key("scale_ratio_700_70"); w.number((scale[2].1 / scale[0].1 * 100).rounded() / 100)
 }
 w.key("hit_test_ns_median_10k_views"); w.number(hitMedian.rounded())
+if let f = strokeFigures {
+    w.key("stroke_accuracy_percent"); w.beginObject()
+    for t in [1, 3, 5] { w.key(string: String(t)); w.number((f.accuracy[t]!.mean * 10000).rounded() / 100) }
+    w.endObject()
+    w.key("stroke_match_us_16x5"); w.number((f.matchMicroseconds * 100).rounded() / 100)
+    w.key("stroke_frame_ns"); w.number(f.strokeFrameNanoseconds.rounded())
+    w.key("pan_frame_ns"); w.number(f.panFrameNanoseconds.rounded())
+}
 if !sceneLoad.isEmpty {
     w.key("scene_load_ms"); w.beginObject()
     for (n, ms) in sceneLoad { w.key(string: String(n)); w.number((ms * 10).rounded() / 10) }

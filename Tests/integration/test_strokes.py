@@ -46,8 +46,8 @@ class StrokeTests(TestCase):
         self.assertEqual(out.returncode, 0, out.stderr)
         lines = [json.loads(l) for l in out.stdout.splitlines()]
         self.assertEqual([(l["shape"], l["state"]) for l in lines], [("circle", "recognized"), ("check", "recognized")])
-        self.assertTrue(all(l["score"] >= 0.85 and len(l["template"]) == 16 for l in lines))
-        self.assertRegex(out.stderr, r"\(draw\): possible → touchesEnded → failed: best (circle|check) 0\.\d\d, below 0\.85")
+        self.assertTrue(all(l["score"] >= 0.90 and len(l["template"]) == 16 for l in lines))
+        self.assertRegex(out.stderr, r"\(draw\): possible → touchesEnded → failed: best (circle|check) 0\.\d\d, below 0\.90")
         # scene check says what the templates are.
         self.assertEqual(ctl("scene", "check", scene).returncode, 0)
 
@@ -101,5 +101,5 @@ class StrokeTests(TestCase):
         with open(marks) as f:
             said = f.read().split()
         self.assertEqual(said[0], "circle")
-        self.assertGreaterEqual(float(said[1]), 0.85)
+        self.assertGreaterEqual(float(said[1]), 0.90)
         self.assertEqual(len(said), 2, "once: not for either check")

@@ -8,7 +8,7 @@
 public enum StrokeShapes {
     /// The shapes' names, for messages and docs (the arrows as both modes name them).
     public static let names: [String] = ["circle", "check", "caret", "v", "triangle", "rectangle", "zigzag", "star", "pigtail",
-                                         "x", "C", "S", "Z", "L", "arrow", "arrowRight", "arrowLeft", "arrowUp", "arrowDown"]
+                                         "x", "C", "S", "Z", "L", "question", "arrow", "arrowRight", "arrowLeft", "arrowUp", "arrowDown"]
 
     /// The built-in templates for `orientation`: each name with one or more drawings.
     public static func templates(_ orientation: Protractor.Orientation) -> [(name: String, points: [Point])] {
@@ -37,6 +37,8 @@ public enum StrokeShapes {
             + arc(center: Point(x: 0.5, y: 0.73), radius: 0.27, from: -Double.pi / 2, turn: 4 * Double.pi / 3).dropFirst())
         add("Z", line([(0, 0), (1, 0), (0, 1), (1, 1)]))
         add("L", line([(0, 0), (0, 1), (0.6, 1)]))
+        // A question mark's hook: over the top from the left, down the right, in to the middle, down.
+        add("question", arc(center: Point(x: 0.5, y: 0.3), radius: 0.3, from: Double.pi, turn: 1.5 * Double.pi) + line([(0.5, 0.6), (0.5, 0.9)]).dropFirst())
         // An arrow to the right: the shaft, then the head's two strokes.
         let arrow = line([(0, 0.5), (1, 0.5), (0.72, 0.25), (1, 0.5), (0.72, 0.75)])
         switch orientation {
