@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # make bench: release-mode benchmarks. First the idle daemon (wakeups and memory over 10 s), then the
-# TUIO bridge's CPU a frame (bench/tuio.py), the WebSocket bridge's with 20 clients (bench/websocket.py), then touchbridge-bench (pipeline per frame, fixtures, hit-testing, memory over ten million frames).
+# TUIO bridge's CPU a frame (bench/tuio.py), the WebSocket bridge's with 20 clients (bench/websocket.py),
+# the strokes' data (bench/strokes.py), then touchbridge-bench (pipeline per frame, fixtures,
+# hit-testing, strokes' accuracy and match time, memory over ten million frames).
 # The last line is one JSON object with every figure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,4 +30,7 @@ tuio_p99=$(echo "$tuio" | sed -n 's/^tuio_added_p99_ms=//p')
 ws=$(python3 bench/websocket.py --bin "$BIN")
 echo "$ws" | head -1
 ws_us=$(echo "$ws" | sed -n 's/^websocket_us_per_frame=//p')
-"$BIN/touchbridge-bench" --root=. --idle-wakeups="$wakeups" --idle-rss="$rss" --tuio-us-per-frame="$tuio_us" --tuio-added-p99-ms="$tuio_p99" --websocket-us-per-frame="$ws_us" "$@"
+# Drawn strokes: 4,800 made by bench/strokes.py and taken back through the pipeline, then tested in
+# touchbridge-bench as the $1 paper tested its recognizer (about a minute).
+python3 bench/strokes.py --bin "$BIN" --out "$dir/strokes"
+"$BIN/touchbridge-bench" --root=. --stroke-data="$dir/strokes" --idle-wakeups="$wakeups" --idle-rss="$rss" --tuio-us-per-frame="$tuio_us" --tuio-added-p99-ms="$tuio_p99" --websocket-us-per-frame="$ws_us" "$@"

@@ -23,8 +23,9 @@ class StrokeTests(TestCase):
         cls.shapes = tbsupport.builtin_shapes(CTL)
 
     def scene(self, directory, templates="strokes.json", **extra):
-        return self.json_file(directory, "draw.json", {"window": {"width": 1280, "height": 800}, "views": [
-            {"name": "canvas", "frame": [0, 0, 1280, 800], "recognizers": [dict({"name": "draw", "type": "stroke", "templates": templates}, **extra)]}]})
+        # Square, as the synthetic panel is (256 mm each way): a panel's strokes keep their proportions.
+        return self.json_file(directory, "draw.json", {"window": {"width": 800, "height": 800}, "views": [
+            {"name": "canvas", "frame": [0, 0, 800, 800], "recognizers": [dict({"name": "draw", "type": "stroke", "templates": templates}, **extra)]}]})
 
     def test_learn_from_one_persons_recording_then_recognize_anothers(self):
         tmp = self.tempdir()

@@ -9,7 +9,7 @@ const WINDOW_SPAN = 10;          // seconds of timeline shown live
 // The model: every line, kept.
 const M = { scene: null, sceneVersion: 0, devices: new Map(), touches: new Map(), lanes: new Map(), laneOrder: [],
             t0: null, t1: null, lines: 0, gestures: 0, viewNames: [], timeOrigin: 0,
-            focus: null, passthroughDevices: [] };
+            focus: null, passthroughDevices: [], strokes: [] };
 // What is shown: the time, playing or not, following the newest line (live).
 const S = { t: 0, playing: false, follow: LIVE, speed: 1, dirty: true, last: null, drawnScene: -1 };
 
@@ -62,6 +62,8 @@ function ingest(line) {
     case "gesture": {
       const l = lane(line.recognizer, line.type, line.view);
       l.gestures.push(line);
+      // A recognized stroke: its template, drawn over the finger's path (docs/strokes.md).
+      if (line.template) M.strokes.push(line);
       if (line.state === "recognized" || line.state === "began") l.fires.push(line);
       M.gestures++;
       break;
@@ -211,6 +213,15 @@ function drawTouches() {
     out.push(`<g class="touch" data-touch="${touch.id}" data-type="${pencil ? "pencil" : "direct"}" data-phase="${p.phase}" data-view="${esc(touch.view ?? "")}">`
              + `<polyline class="trail" points="${trail}" stroke="${color}"/>${mark}${label}</g>`);
   }
+  // Strokes recognized up to now (the last 3 s while following): the template they matched, dashed,
+  // with its shape and score.
+  for (const g of M.strokes) {
+    if (g.time > t || (S.follow && t - g.time > 3)) continue;
+    const pts = g.template.map((q) => num(q[0]) + "," + num(q[1])).join(" ");
+    const [x, y] = g.template[0];
+    out.push(`<g class="stroke-template" data-shape="${esc(g.shape)}"><polyline points="${pts}" fill="none" stroke="var(--ended)" stroke-width="3" stroke-dasharray="6 4" vector-effect="non-scaling-stroke"/>`
+             + `<text x="${num(x + r)}" y="${num(y - r)}" font-size="${num(r * 1.3)}">${esc(g.recognizer)}: ${esc(g.shape)} ${g.score.toFixed(2)}</text></g>`);
+  }
   $("touches").innerHTML = out.join("");
   return down;
 }
@@ -239,6 +250,7 @@ function gestureValue(g) {
   if (g.rotation !== undefined) parts.push(`rotation ${g.rotation.toFixed(3)} rad`);
   if (g.direction) parts.push(g.direction);
   if (g.edge) parts.push(`edge ${g.edge}`);
+  if (g.shape) parts.push(`${g.shape} ${g.score.toFixed(2)}`);
   if (g.taps !== undefined) parts.push(`${g.taps} tap${g.taps > 1 ? "s" : ""}`);
   parts.push(`${g.touches} touch${g.touches > 1 ? "es" : ""}`);
   return parts.join(" · ");
