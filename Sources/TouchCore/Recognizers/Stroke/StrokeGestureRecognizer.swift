@@ -1,6 +1,6 @@
 /// Recognizes a drawn shape (a circle, a check mark, a letter) among templates: the stroke of one
 /// finger, or the centroid of `numberOfTouchesRequired` fingers moving together, matched when it lifts
-/// (Protractor). Discrete, as UIKit's textbook "checkmark" recognizer. uikit-semantics ST1–ST6.
+/// (Protractor). Discrete, as UIKit's textbook "checkmark" recognizer. uikit-semantics ST1–ST7.
 ///
 ///     possible → recognized   the stroke ends (a finger lifts) long enough, and its best template
 ///                             scores at least `minimumScore`: `recognizedShape`, `score`
