@@ -52,7 +52,7 @@ public final class Actions {
     package var area: (Int?) -> (region: Rect, pointerArea: Rect?) = { _ in (Rect(x: 0, y: 0, width: 1, height: 1), nil) }
 
     /// A frame's or timer's writes, in order; consecutive events for one device go in one write.
-    private enum Target { case keyboard, pointer }
+    enum Target { case keyboard, pointer }
     private var writes: [(target: Target, events: [input_event])] = []
     private var lines: [[UInt8]] = []
     /// Every recognizer's binding; those coasting (AC5) are the ones whose state says so, and their
@@ -140,8 +140,7 @@ public final class Actions {
 
     private func fired(_ b: Binding, _ g: GestureRecognizer) {
         guard !isFailed, b.recognizer != nil else { return }
-        // A stroke's action for one shape (docs/strokes.md): only when that one was recognized.
-        if let shape = b.action.shape, (g as? StrokeGestureRecognizer)?.recognizedShape != shape { return }
+        if let shape = b.action.shape, (g as? StrokeGestureRecognizer)?.recognizedShape != shape { return }     // a stroke's, for one shape
         if let d = g.gestureTouches.first?.device { b.device = d }
         switch b.action.kind {
         case .keys(let chords):
@@ -259,7 +258,7 @@ public final class Actions {
         return (Int32(((a.minX + u * a.width) * m).rounded()), Int32(((a.minY + v * a.height) * m).rounded()))
     }
 
-    private func move(to p: Point, device: Int?) -> [input_event] {
+    func move(to p: Point, device: Int?) -> [input_event] {
         let (x, y) = pointerPosition(p, device: device)
         return [event(EV_ABS, UInt16(ABS_X), x), event(EV_ABS, UInt16(ABS_Y), y), syn()]
     }
@@ -361,41 +360,15 @@ public final class Actions {
         if b.isCoasting { b.state = .idle }
     }
 
-    // MARK: Zoom (AC6)
-
-    private func zoom(step: Double, ctrl: UInt16, _ b: Binding, _ g: GestureRecognizer) {
-        guard let pinch = g as? PinchGestureRecognizer else { return }
-        switch g.state {
-        case .began:
-            queue(.pointer, move(to: g.location(in: nil), device: b.device))
-            b.state = .zooming(level: 0)
-        case .changed, .ended:
-            guard case .zooming(let level) = b.state else { return }
-            // Levels are whole steps of the scale: one notch each time the scale crosses step^k.
-            let now = Int((Glibc.log(max(pinch.scale, 1e-6)) / Glibc.log(step)).rounded(.towardZero))
-            if now != level {
-                let n = Int32(now - level)
-                queue(.keyboard, [event(EV_KEY, ctrl, 1), syn()])
-                queue(.pointer, [event(EV_REL, ActionDeviceDescription.relWheelHiRes, n * 120),
-                                 event(EV_REL, ActionDeviceDescription.relWheel, n), syn()])
-                queue(.keyboard, [event(EV_KEY, ctrl, 0), syn()])
-                line(b, g.currentTime, state: stateName(g)) { w in w.key("notches"); w.int(Int(n)) }
-            }
-            b.state = g.state == .ended ? .idle : .zooming(level: now)
-        case .cancelled, .failed, .possible:
-            b.state = .idle
-        }
-    }
-
     // MARK: Writing
 
-    private func event(_ type: Int32, _ code: UInt16, _ value: Int32) -> input_event {
+    func event(_ type: Int32, _ code: UInt16, _ value: Int32) -> input_event {
         input_event(time: timeval(), type: UInt16(type), code: code, value: value)
     }
 
-    private func syn() -> input_event { event(EV_SYN, UInt16(SYN_REPORT), 0) }
+    func syn() -> input_event { event(EV_SYN, UInt16(SYN_REPORT), 0) }
 
-    private func queue(_ target: Target, _ events: [input_event]) {
+    func queue(_ target: Target, _ events: [input_event]) {
         guard devices != nil else { return }
         if let last = writes.last, last.target == target {
             writes[writes.count - 1].events += events
@@ -436,7 +409,7 @@ public final class Actions {
     private var writer = JSONWriter(capacity: 256)
 
     /// An action line (ActionLine) for binding `b`.
-    private func line(_ b: Binding, _ time: Double, state: StaticString, action: StaticString? = nil,
+    func line(_ b: Binding, _ time: Double, state: StaticString, action: StaticString? = nil,
                       _ fields: (inout JSONWriter) -> Void) {
         line(name: b.name, device: b.device, time, state: state, action: action ?? b.action.name, fields)
     }
@@ -447,5 +420,5 @@ public final class Actions {
         lines.append(writer.bytes)
     }
 
-    private func stateName(_ g: GestureRecognizer) -> StaticString { GestureLine.state(g) }
+    func stateName(_ g: GestureRecognizer) -> StaticString { GestureLine.state(g) }
 }

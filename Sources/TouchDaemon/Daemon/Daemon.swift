@@ -133,6 +133,10 @@ public final class Daemon {
             if self.inControl { self.heldLines.append((line, .devices)) } else { self.server.broadcast(line, topic: .devices) }
         }
         server.onControlAnswered = { [unowned self] in
+            // The answer is out: the lines the command caused go now, then any a peer's going caused
+            // while it was answered (a follower that closed before its ok: its focus cleared after it
+            // was set, in that order).
+            self.inControl = false
             for (line, topic) in self.heldLines { self.server.broadcast(line, topic: topic) }
             self.heldLines = []
             if self.sceneChanged { self.sendScene() }
@@ -171,8 +175,9 @@ public final class Daemon {
     /// A control command of a permitted peer (protocol 2): carried out whole, or refused whole.
     private func control(_ request: SocketServer.ControlRequest) -> Result<String?, ClientCommand.Refusal> {
         let now = monotonicNow()
+        // Lines the command causes wait for its answer (onControlAnswered ends the hold): a subscriber
+        // hears of a change after the command's peer has its ok.
         inControl = true
-        defer { inControl = false }
         var warning: String?
         do throws(ClientCommand.Refusal) {
             switch request.command {

@@ -65,15 +65,20 @@ package final class TopicBroadcast {
     /// Sends what was queued during this turn of the event loop: one send per client, however many
     /// lines a burst of frames made (the event loop calls it before it sleeps again).
     package func flushQueued() {
-        guard anyAwaitsFlush else { return }
-        anyAwaitsFlush = false
-        // The clients are looked at in place, no list of the waiting ones kept: a handful at most, and
-        // a list filled and emptied on every frame cost more than the walk.
-        let list = clients
-        list.forEach { client in
-            guard client.awaitsFlush else { return }
-            client.awaitsFlush = false
-            if client.isOpen { flush?(client) }
+        // Again while a pass queued more: a write that fails drops its client, and the daemon tells the
+        // others of what went with it (a follower's focus cleared) while this walk is under way, maybe to
+        // a client already walked past. Left for the next wakeup, that line would wait as long as the
+        // daemon idles. Each further pass needs a client dropped, so the passes end.
+        while anyAwaitsFlush {
+            anyAwaitsFlush = false
+            // The clients are looked at in place, no list of the waiting ones kept: a handful at most, and
+            // a list filled and emptied on every frame cost more than the walk.
+            let list = clients
+            list.forEach { client in
+                guard client.awaitsFlush else { return }
+                client.awaitsFlush = false
+                if client.isOpen { flush?(client) }
+            }
         }
     }
 }
