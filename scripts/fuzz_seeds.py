@@ -32,10 +32,15 @@ def scenes(out):
                          {"name": "hold", "type": "longPress", "minimumPressDuration": 0.2, "allowableMovement": 5,
                           "numberOfTapsRequired": 1, "numberOfTouchesRequired": 1, "enabled": True,
                           "action": {"click": "right", "count": 2}},
-                         {"name": "flick", "type": "swipe", "direction": ["left", "up"], "numberOfTouchesRequired": 1}]},
+                         {"name": "flick", "type": "swipe", "direction": ["left", "up"], "numberOfTouchesRequired": 1},
+                         {"name": "draw", "type": "stroke", "shapes": ["circle", "Z"], "orientation": "sensitive", "minimumScore": 0.8,
+                          "action": [{"keys": "super+l", "on": "circle"}, {"click": "left", "on": "Z"}]},
+                         {"name": "mine", "type": "stroke", "touches": 2, "minimumLength": 30,
+                          "templates": {"hook": [[[0, 0], [0, 10], [5, 12]], [[1, 1], [1, 9], [6, 13]]]}}]},
         {"name": "hidden", "frame": [10, 10, 10, 10], "hidden": True, "userInteractionEnabled": False},
     ]
-    devices = [{"name": "Atmel*", "rotation": 90, "flipX": True, "region": [0, 0, 400, 480], "passthrough": True},
+    devices = [{"name": "Atmel*", "rotation": 90, "flipX": True, "region": [0, 0, 400, 480], "passthrough": True,
+                "passthroughApps": ["krita", "com.github.*"]},
                {"vendorProduct": "056a:00e6", "calibration": [1, 0, 0, 0, 1, 0], "grab": True, "tablets": True,
                 "flipY": True, "property": "ID_PATH=x", "devnode": "/dev/input/event4", "pointerArea": [0, 0, 0.5, 1]}]
     all_keys = {"window": {"width": 800, "height": 480}, "keyboard": {"layout": "de", "variant": "", "options": ""},

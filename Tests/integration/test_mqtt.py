@@ -487,6 +487,33 @@ class MQTTTests(TestCase):
                    for r in v.get("recognizers", [])}
         self.assertEqual(enabled, {name: False, other: True})            # exactly it: the * names no other
 
+    def test_a_stroke_gets_a_trigger_a_shape_that_fires_on_its_shape(self):
+        tmp = self.tempdir()
+        broker = Broker(tmp)
+        self.addCleanup(broker.stop)
+        scene = self.json_file(tmp, "scene.json", {"window": {"width": 800, "height": 800}, "views": [{"name": "v", "frame": [0, 0, 800, 800],
+                                                  "recognizers": [{"name": "draw", "type": "stroke", "shapes": ["circle", "Z"]}]}]})
+        shapes = tbsupport.builtin_shapes(CTL)
+        import random
+        rng = random.Random(7)
+        rec = os.path.join(tmp, "circle.evemu")
+        tbsupport.stroke_recording(rec, [tbsupport.paced(tbsupport.drawn_stroke(shapes["circle"][0], rng, size=180, wobble=2), 0.9)])
+        d = self.daemon("--no-devices", "--scene", scene, "--replay", rec, "--replay-delay", "2")
+        configs = Subscriber(broker, topics=("homeassistant/device_automation/+/+/config",))
+        self.addCleanup(configs.stop)
+        gestures = Subscriber(broker, topics=("touchbridge/+/gesture/#",))
+        self.addCleanup(gestures.stop)
+        self.bridge(self.config(broker, homeassistant=True), d.socket)
+        self.assertTrue(wait_for(lambda: len([t for t, _ in configs.messages() if "_shape_" in t]) >= 2, timeout=15), configs.messages())
+        triggers = {json.loads(p)["subtype"]: json.loads(p) for t, p in configs.messages() if "_shape_" in t}
+        self.assertEqual(sorted(triggers), ["draw Z", "draw circle"])
+        circle = triggers["draw circle"]
+        self.assertEqual((circle["type"], circle["value_template"], circle["payload"]), ("gesture_shape", "{{ value_json.shape }}", "circle"))
+        # The drawn circle's line, on the trigger's topic, has the payload the trigger compares.
+        self.assertTrue(wait_for(lambda: any(t == circle["topic"] for t, _ in gestures.messages()), timeout=20), gestures.messages())
+        line = json.loads(next(p for t, p in gestures.messages() if t == circle["topic"]))
+        self.assertEqual(line["shape"], circle["payload"])
+
     def test_configuration_errors_name_the_file_the_line_and_the_path(self):
         tmp = self.tempdir()
         path = os.path.join(tmp, "mqtt.json")

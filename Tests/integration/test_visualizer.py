@@ -71,6 +71,27 @@ class VisualizerTests(TestCase):
             self.assertEqual(state, "changed")
             self.assertTrue(value.startswith("translation "), value)
 
+    def test_a_report_draws_each_recognized_stroke_with_its_template(self):
+        import random
+        tmp = self.tempdir()
+        shapes = tbsupport.builtin_shapes(CTL)
+        rng = random.Random(3)
+        rec = os.path.join(tmp, "strokes.evemu")
+        tbsupport.stroke_recording(rec, [tbsupport.paced(tbsupport.drawn_stroke(shapes[n][0], rng, size=170, wobble=2), 0.9)
+                                         for n in ("circle", "question")])
+        scene = self.json_file(tmp, "draw.json", {"window": {"width": 800, "height": 800}, "views": [
+            {"name": "canvas", "frame": [0, 0, 800, 800], "recognizers": [{"name": "draw", "type": "stroke"}]}]})
+        report = os.path.join(tmp, "strokes.html")
+        out = subprocess.run([CTL, "replay", "--scene", scene, "--html", report, rec], capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        with headless.Browser() as b:
+            p = b.open("file://" + report)
+            self.assertTrue(p.wait_for("document.body.dataset.lines > 0"))
+            p.evaluate("S.t = M.t1; S.follow = false; S.dirty = true; draw()")
+            drawn = p.evaluate("[...document.querySelectorAll('.stroke-template')].map(g => g.dataset.shape + ' ' + g.querySelector('polyline').getAttribute('points').split(' ').length)")
+            self.assertEqual(drawn, ["circle 16", "question 16"])
+            self.assertRegex(p.evaluate("document.querySelector('.lane[data-recognizer=draw] .value').textContent"), r"question (0\.9\d|1\.00)")
+
     def test_a_report_marks_actions_on_their_recognizers_lanes(self):
         tmp = self.tempdir()
         report = os.path.join(tmp, "gnome.html")
