@@ -41,6 +41,10 @@ extension ClientCommand {
             w.key("set"); w.beginObject()
             w.key("display"); w.string(on ? "on" : "off")
             w.endObject()
+        case .setBrightness(let f):
+            w.key("set"); w.beginObject()
+            w.key("brightness"); w.number(f)
+            w.endObject()
         case .setFocus(let f):
             w.key("set"); w.beginObject()
             w.key("focus")

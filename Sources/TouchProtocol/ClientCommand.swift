@@ -9,6 +9,7 @@ import TouchSystem
 /// - `{"set": {"recognizers": [NAME or pattern, …], "enabled": BOOL}}`: control (`isControl`).
 /// - `{"set": {"device": INDEX or "*", "rotation": …, "flipX": …, "flipY": …, "calibration": […]}}`: control.
 /// - `{"set": {"display": "off" or "on"}}`: the display's power as the idle manager says it; control.
+/// - `{"set": {"brightness": F}}`: the panel's backlight, a fraction of its maximum (docs/display.md); control.
 /// - `{"set": {"focus": {"app": A, "title": T, "source": S, "whileConnected": B} or null}}`: the focused
 ///   app (docs/focus.md); control.
 /// - `{"scene": {"name": N, "views": [VIEW, …]}}`: a client scene; control.
@@ -22,6 +23,9 @@ public enum ClientCommand: Equatable, Sendable {
     /// The display was turned off or on (the idle manager): while it is off, a touch sequence only
     /// wakes it (docs/screen-aware.md).
     case setDisplay(on: Bool)
+    /// The panel's backlight brightness, a fraction (0, 1] of its maximum (docs/display.md): the display
+    /// comes on at that brightness.
+    case setBrightness(Double)
     /// The focused app as a follower or a script says it (nil: none known); recognizers with `apps` or
     /// `exceptApps` follow it from the next touch sequence on (FO2).
     case setFocus(Focus?)
@@ -36,7 +40,7 @@ public enum ClientCommand: Equatable, Sendable {
     public var name: String {
         switch self {
         case .subscribe: "subscribe"
-        case .setRecognizers, .setDevice, .setDisplay, .setFocus: "set"
+        case .setRecognizers, .setDevice, .setDisplay, .setBrightness, .setFocus: "set"
         case .scene: "scene"
         }
     }
@@ -199,6 +203,15 @@ public enum ClientCommand: Equatable, Sendable {
             default: throw Refusal(message: "set.display: must be \"off\" or \"on\"")
             }
         }
+        if keys.contains("brightness") {
+            for k in keys where k != "brightness" {
+                throw Refusal(message: "set.\(k): not with \"brightness\"; set the brightness alone: {\"set\": {\"brightness\": 0.5}}")
+            }
+            guard let f = value["brightness"]?.numberValue, f > 0, f <= 1 else {
+                throw Refusal(message: "set.brightness: must be a number above 0 and at most 1 (a fraction of the backlight's maximum); to turn the panel off, {\"set\": {\"display\": \"off\"}}")
+            }
+            return .setBrightness(f)
+        }
         if keys.contains("recognizers") || keys.contains("enabled") {
             for k in keys where k != "recognizers" && k != "enabled" {
                 throw Refusal(message: "set.\(k): not with \"recognizers\"; set recognizers and a device in separate commands")
@@ -255,7 +268,7 @@ public enum ClientCommand: Equatable, Sendable {
             }
             return .setDevice(target, change)
         }
-        throw Refusal(message: "set: give \"recognizers\" and \"enabled\", \"device\" and what to change (\"rotation\", \"flipX\", \"flipY\", \"calibration\"), \"display\" or \"focus\"")
+        throw Refusal(message: "set: give \"recognizers\" and \"enabled\", \"device\" and what to change (\"rotation\", \"flipX\", \"flipY\", \"calibration\"), \"display\", \"brightness\" or \"focus\"")
     }
 
     /// `{"app": A, "title": T, "source": S, "whileConnected": B}`, or null.

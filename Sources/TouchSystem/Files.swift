@@ -61,6 +61,20 @@ public enum Files {
         }
     }
 
+    /// The names in a directory, sorted, without "." and "..".
+    public static func list(_ directory: String) throws -> [String] {
+        guard let dir = opendir(directory) else { throw SystemError.last("opendir", directory) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
     public static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
     }

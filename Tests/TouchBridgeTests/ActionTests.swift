@@ -198,7 +198,7 @@ struct ActionTests {
     /// ordered log, `writes`; `actions` are the action lines.
     final class Rig: PipelineRig {
         let writes = Log()
-        let keyboard: DescribingSink, pointer: DescribingSink
+        let keyboard: DescribingSink, pointer: DescribingSink, touchpad: DescribingSink
         var failures: [String] = []
 
         init(_ recognizers: String, passthrough: Bool = true, devices: String = "", layout: String = "") throws {
@@ -206,10 +206,11 @@ struct ActionTests {
                                         file: "test scene", passthrough: passthrough, systemKeyboard: KeyboardNames())
             keyboard = DescribingSink("keyboard", writes)
             pointer = DescribingSink("pointer", writes)
+            touchpad = DescribingSink("touchpad", writes)
             super.init(scene: scene)
             if passthrough { passThrough(to: MirrorLogSink(writes)) }
             pipeline.setDeviceConfig(scene.deviceConfig(for: DeviceInfo(devnode: "", name: "Test Panel")), device: 0)
-            pipeline.startActions(Actions(devices: ActionDevices(keyboard: keyboard, pointer: pointer), log: pipeline.log)) { [unowned self] e in
+            pipeline.startActions(Actions(devices: ActionDevices(keyboard: keyboard, pointer: pointer, touchpad: touchpad), log: pipeline.log)) { [unowned self] e in
                 failures.append("\(e)")
             }
         }

@@ -94,7 +94,7 @@ struct SceneFileTests {
         (#"{"window": {"width": 8, "height": 4}, "views": [{"name": "a", "frame": [0, 0, 1, 1], "hidden": "yes"}]}"#,
          "s.json:1: views[0].hidden: must be true or false, found a string"),
         (#"{"window": {"width": 8, "height": 4}, "colour": "red"}"#,
-         "s.json:1: colour: unknown key \"colour\"; allowed: window, devices, views, keyboard, pencilButtons"),
+         "s.json:1: colour: unknown key \"colour\"; allowed: window, devices, views, keyboard, pencilButtons, display"),
         ("{\"window\": {\"width\": 8, \"height\": 4},\n\"views\": [}", "s.json:2: column 11: unexpected character '}', expected a value"),
     ])
     func errors(text: String, message: String) {

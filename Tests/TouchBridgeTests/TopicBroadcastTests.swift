@@ -18,7 +18,8 @@ struct TopicBroadcastTests {
         var sent: [Int] = []                                    // the bytes each flush of the watcher sent
         // The follower's write fails (it closed before its answer): it is dropped, and the daemon tells
         // the watcher its focus is cleared, after the watcher was flushed in this pass.
-        topics.flush = { client in
+        // Unowned: the broadcast keeps this closure (the daemon's own captures itself unowned likewise).
+        topics.flush = { [unowned topics] client in
             if client === follower {
                 follower.isOpen = false
                 topics.remove(follower)

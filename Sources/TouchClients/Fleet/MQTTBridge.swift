@@ -258,7 +258,7 @@ public final class MQTTBridge {
         case .setFocus:
             // Which app's actions fire is the compositor's word, through a follower on this machine.
             return .failure(.init(message: "set focus: not from the broker; the focus comes from touchbridgectl follow-focus or set focus on this machine"))
-        case .setRecognizers, .setDevice, .setDisplay:
+        case .setRecognizers, .setDevice, .setDisplay, .setBrightness:
             return .success(command)
         }
     }

@@ -6,29 +6,51 @@ import TouchProtocol
 import TouchScene
 import TouchSystem
 
-/// The two uinput devices actions write to: the `TouchBridge keyboard` and the `TouchBridge pointer`
-/// (ActionDeviceDescription); any sink in tests.
+/// The uinput devices actions write to: the `TouchBridge keyboard` and the `TouchBridge pointer`
+/// (ActionDeviceDescription), and the `TouchBridge touchpad` once a scene plays on it; any sink in tests.
 public final class ActionDevices {
     public let keyboard: MirrorSink
     public let pointer: MirrorSink
+    /// Made when a touchpad action is first bound (an idle touchpad would show in the desktop's
+    /// settings for nothing); nil until then, or when it could not be made.
+    public private(set) var touchpad: MirrorSink?
+    private var makeTouchpad: (() throws -> MirrorSink)?
 
-    public init(keyboard: MirrorSink, pointer: MirrorSink) {
+    public init(keyboard: MirrorSink, pointer: MirrorSink, touchpad: MirrorSink? = nil,
+                makeTouchpad: (() throws -> MirrorSink)? = nil) {
         self.keyboard = keyboard
         self.pointer = pointer
+        self.touchpad = touchpad
+        self.makeTouchpad = makeTouchpad
     }
 
-    /// Creates both through /dev/uinput. Like a mirror, neither is ever read back: the kernel removes
-    /// them, and releases whatever they hold, when this process's descriptors close, however it ends.
+    /// Creates the keyboard and the pointer through /dev/uinput, and the touchpad when asked. Like a
+    /// mirror, none is ever read back: the kernel removes them, and releases whatever they hold, when
+    /// this process's descriptors close, however it ends.
     public static func create() throws -> ActionDevices {
         let keyboard = try UinputDevice(description: ActionDeviceDescription.keyboard, phys: ActionDeviceDescription.phys)
         let pointer = try UinputDevice(description: ActionDeviceDescription.pointer, phys: ActionDeviceDescription.phys)
-        return ActionDevices(keyboard: keyboard, pointer: pointer)
+        return ActionDevices(keyboard: keyboard, pointer: pointer) {
+            try UinputDevice(description: ActionDeviceDescription.touchpad, phys: ActionDeviceDescription.phys)
+        }
+    }
+
+    /// The touchpad, made now if it is not yet; nil: it was just made (`made` says its node) or it
+    /// already was. Throws when it cannot be made (once: later calls find it absent and say nothing).
+    func prepareTouchpad() throws -> (made: Bool, node: String?) {
+        if touchpad != nil { return (false, nil) }
+        guard let make = makeTouchpad else { return (false, nil) }
+        makeTouchpad = nil
+        let t = try make()
+        touchpad = t
+        return (true, (t as? UinputDevice)?.devnode)
     }
 
     /// Removes the devices (the kernel releases anything still down on them first).
     public func destroy() {
         (keyboard as? UinputDevice)?.destroy()
         (pointer as? UinputDevice)?.destroy()
+        (touchpad as? UinputDevice)?.destroy()
     }
 }
 
@@ -52,12 +74,22 @@ public final class Actions {
     package var area: (Int?) -> (region: Rect, pointerArea: Rect?) = { _ in (Rect(x: 0, y: 0, width: 1, height: 1), nil) }
 
     /// A frame's or timer's writes, in order; consecutive events for one device go in one write.
-    enum Target { case keyboard, pointer }
+    enum Target { case keyboard, pointer, touchpad }
     private var writes: [(target: Target, events: [input_event])] = []
     private var lines: [[UInt8]] = []
     /// Every recognizer's binding; those coasting (AC5) are the ones whose state says so, and their
     /// ticks are the pipeline's deadlines too.
-    private var bindings: [Binding] = []
+    var bindings: [Binding] = []
+    /// The last finger's ABS_MT_TRACKING_ID on the touchpad.
+    var trackingID: Int32 = 0
+    /// Each slider's value, by recognizer name: the next slide of a plain value starts there.
+    package internal(set) var values: [String: Double] = [:]
+    /// Backlight brightness a slider set this frame, written by `flush`.
+    var backlightWrites: [(ValueOptions.Target, Double)] = []
+    /// A backlight's brightness now (a fraction of its maximum); nil: none, or unreadable.
+    package var brightness: (ValueOptions.Target) -> Double? = { _ in nil }
+    /// Sets a backlight's brightness (the pipeline's display, which knows the backlights).
+    package var setBrightness: ((ValueOptions.Target, Double) -> Void)?
 
     /// Whether writing goes on. One way: a failed write ends actions until the daemon makes new ones.
     public enum Status: Equatable {
@@ -93,6 +125,10 @@ public final class Actions {
             case coasting(ScrollDeceleration, written: Point, x: WheelAxis, y: WheelAxis, next: Double)
             /// A pinch being followed: the zoom level last written (notches from scale 1).
             case zooming(level: Int)
+            /// Fingers on the touchpad.
+            case touchpad(TouchpadPlay)
+            /// A slider moving.
+            case sliding(Slide)
         }
 
         var isCoasting: Bool { if case .coasting = state { true } else { false } }
@@ -107,6 +143,14 @@ public final class Actions {
     /// `r`'s action runs from now on. Its target is added after the gesture line's: an action line
     /// follows the gesture line of the same state.
     package func bind(_ r: GestureRecognizer, _ action: Action) {
+        if case .touchpad = action.kind, let devices {
+            do {
+                let made = try devices.prepareTouchpad()
+                if made.made { log.info("actions: \"\(ActionDeviceDescription.touchpadName)\" (\(made.node ?? "a test sink")) for the scene's touchpad gestures") }
+            } catch {
+                log.warning("actions: the touchpad cannot be made (\(error)): touchpad actions are off; the rest still act")
+            }
+        }
         let b = Binding(r, action)
         bindings.append(b)
         // Weak: a recognizer outlives its binding when its scene is replaced (it may still act while it
@@ -117,6 +161,7 @@ public final class Actions {
     /// Every binding ends (a scene replaced, the daemon stopping): coasting stops, nothing more is
     /// written for them. The recognizers keep a target that now does nothing.
     package func unbindAll() {
+        liftTouchpad(at: lastTime)
         for b in bindings { b.state = .idle; b.recognizer = nil }
         bindings = []
     }
@@ -125,6 +170,7 @@ public final class Actions {
     package func unbind(_ recognizers: [GestureRecognizer]) {
         let gone = Set(recognizers.map(ObjectIdentifier.init))
         for b in bindings where b.recognizer.map({ gone.contains(ObjectIdentifier($0)) }) ?? true {
+            if case .touchpad(let play) = b.state { liftNow(play, b, time: lastTime, cancelled: nil) }
             b.state = .idle
             b.recognizer = nil
         }
@@ -134,12 +180,32 @@ public final class Actions {
     public var isCoasting: Bool { bindings.contains { $0.isCoasting } }
 
     /// Whether a flush has something to write or say.
-    package var hasPending: Bool { !writes.isEmpty || !lines.isEmpty }
+    package var hasPending: Bool { !writes.isEmpty || !lines.isEmpty || !backlightWrites.isEmpty }
+
+    /// Some gesture's fingers play on the touchpad, or a slider moves: each frame's end moves them
+    /// (`follow`).
+    package var isFollowing: Bool {
+        bindings.contains { b in
+            switch b.state {
+            case .touchpad(let p): p.isDown
+            case .sliding: true
+            default: false
+            }
+        }
+    }
+
+    /// A frame was handled: the fingers on the touchpad and the sliders follow their touches, once.
+    package func follow(at time: Double) {
+        lastTime = max(lastTime, time)
+        followTouchpad(at: time)
+        followValues(at: time)
+    }
 
     // MARK: Firing (AC1)
 
     private func fired(_ b: Binding, _ g: GestureRecognizer) {
         guard !isFailed, b.recognizer != nil else { return }
+        lastTime = max(lastTime, g.currentTime)
         if let shape = b.action.shape, (g as? StrokeGestureRecognizer)?.recognizedShape != shape { return }     // a stroke's, for one shape
         if let d = g.gestureTouches.first?.device { b.device = d }
         switch b.action.kind {
@@ -153,6 +219,11 @@ public final class Actions {
             scroll(options, b, g)
         case .zoom(let step, let ctrl):
             zoom(step: step, ctrl: ctrl, b, g)
+        case .touchpad(let options):
+            guard devices == nil || devices?.touchpad != nil else { return }     // it could not be made
+            touchpad(options, b, g)
+        case .value(let options):
+            slide(options, b, g)
         }
     }
 
@@ -241,7 +312,7 @@ public final class Actions {
         switch action.kind {
         case .click(let pointer, let count): click(pointer, count: count, at: p, by: a)
         case .keys(let chords): for c in chords { type(c, by: a) }
-        case .scroll, .zoom:
+        case .scroll, .zoom, .touchpad, .value:
             assertionFailure("a pencil button acts with a click or keys only (ActionSchema.readPencilButton)")
         }
     }
@@ -263,65 +334,9 @@ public final class Actions {
         return [event(EV_ABS, UInt16(ABS_X), x), event(EV_ABS, UInt16(ABS_Y), y), syn()]
     }
 
-    // MARK: Scroll (AC4, AC5)
-
-    private func scroll(_ o: ScrollOptions, _ b: Binding, _ g: GestureRecognizer) {
-        guard let pan = g as? PanGestureRecognizer else { return }
-        switch g.state {
-        case .began:
-            stopCoasting(b)
-            let t = pan.translation(in: nil)
-            // Where the pan began: the wheel scrolls what is under the finger.
-            let start = Point(x: g.location(in: nil).x - t.x, y: g.location(in: nil).y - t.y)
-            queue(.pointer, move(to: start, device: b.device))
-            b.state = .scrolling(last: t, x: WheelAxis(pointsPerNotch: o.pointsPerNotch), y: WheelAxis(pointsPerNotch: o.pointsPerNotch))
-        case .changed, .ended:
-            guard case .scrolling(let last, var x, var y) = b.state else { return }
-            let t = pan.translation(in: nil)
-            wheel(Point(x: t.x - last.x, y: t.y - last.y), o, &x, &y, b, time: g.currentTime, state: stateName(g))
-            b.state = .scrolling(last: t, x: x, y: y)
-            if g.state == .ended {
-                b.state = .idle
-                if let rate = o.deceleration.rate {
-                    let v = pan.velocity(in: nil)
-                    let d = ScrollDeceleration(velocity: v, rate: rate, start: g.currentTime)
-                    // Nothing to coast: under one hi-res unit of travel in all.
-                    if !d.isAtRest(at: d.start, within: 1 / x.unitsPerPoint) {
-                        b.state = .coasting(d, written: .zero, x: x, y: y, next: d.start + Self.tick)
-                    }
-                }
-            }
-        case .cancelled, .failed, .possible:
-            stopCoasting(b)
-            b.state = .idle
-        }
-    }
-
-    /// Finger travel `delta` (window points) as wheel motion: with natural scrolling the content
-    /// follows the finger, so a finger moving down scrolls up (REL_WHEEL positive) and one moving right
-    /// scrolls left (REL_HWHEEL negative).
-    private func wheel(_ delta: Point, _ o: ScrollOptions, _ x: inout WheelAxis, _ y: inout WheelAxis,
-                       _ b: Binding, time: Double, state: StaticString) {
-        let sign = o.natural ? 1.0 : -1.0
-        let h = x.add(points: -delta.x * sign)
-        let v = y.add(points: delta.y * sign)
-        guard h.hiRes != 0 || v.hiRes != 0 else { return }
-        var e: [input_event] = []
-        if v.hiRes != 0 { e.append(event(EV_REL, ActionDeviceDescription.relWheelHiRes, v.hiRes)) }
-        if v.notches != 0 { e.append(event(EV_REL, ActionDeviceDescription.relWheel, v.notches)) }
-        if h.hiRes != 0 { e.append(event(EV_REL, ActionDeviceDescription.relHWheelHiRes, h.hiRes)) }
-        if h.notches != 0 { e.append(event(EV_REL, ActionDeviceDescription.relHWheel, h.notches)) }
-        e.append(syn())
-        queue(.pointer, e)
-        line(b, time, state: state, action: "scroll") { w in
-            w.key("dx"); w.int(Int(h.hiRes))
-            w.key("dy"); w.int(Int(v.hiRes))
-        }
-    }
-
-    /// The next coasting tick, if any binding coasts.
+    /// The next coasting tick or touchpad lift, if any.
     package var nextDeadline: Double? {
-        var best: Double?
+        var best = nextTouchpadLift
         for b in bindings {
             if case .coasting(_, _, _, _, let next) = b.state, best == nil || next < best! { best = next }
         }
@@ -331,6 +346,8 @@ public final class Actions {
     /// Coasting ticks due by `time`, each written at its own time (the pipeline calls this at its
     /// deadlines, in order).
     package func advance(to time: Double) {
+        lastTime = max(lastTime, time)
+        advanceTouchpad(to: time)
         for b in bindings {
             guard case .coasting(let d, let written, var x, var y, let next) = b.state, next <= time else { continue }
             guard let r = b.recognizer, r.isEnabled, case .scroll(let o) = b.action.kind else {
@@ -356,7 +373,7 @@ public final class Actions {
         for b in bindings where b.isCoasting && (device == nil || b.device == device) { b.state = .idle }
     }
 
-    private func stopCoasting(_ b: Binding) {
+    func stopCoasting(_ b: Binding) {
         if b.isCoasting { b.state = .idle }
     }
 
@@ -381,12 +398,20 @@ public final class Actions {
     /// turns actions off: the devices are removed (the kernel releases what they hold), the lines
     /// not yet sent are dropped, and `onFailure` says why.
     package func flush() {
-        let pending = writes, said = lines
+        let pending = writes, said = lines, backlight = backlightWrites
         writes = []
         lines = []
+        backlightWrites = []
         if let devices, !isFailed {
             for w in pending {
-                let sink = w.target == .keyboard ? devices.keyboard : devices.pointer
+                let sink: MirrorSink
+                switch w.target {
+                case .keyboard: sink = devices.keyboard
+                case .pointer: sink = devices.pointer
+                case .touchpad:
+                    guard let t = devices.touchpad else { continue }
+                    sink = t
+                }
                 do {
                     try w.events.withUnsafeBufferPointer { try sink.write($0) }
                 } catch {
@@ -396,6 +421,7 @@ public final class Actions {
             }
         }
         guard !isFailed else { return }
+        if let setBrightness { for (target, v) in backlight { setBrightness(target, v) } }
         for l in said { l.withUnsafeBufferPointer { onLine?($0) } }
     }
 
@@ -407,6 +433,8 @@ public final class Actions {
     }
 
     private var writer = JSONWriter(capacity: 256)
+    /// The latest time seen (frames, timers, actions): when a lift that no frame causes happens.
+    var lastTime = 0.0
 
     /// An action line (ActionLine) for binding `b`.
     func line(_ b: Binding, _ time: Double, state: StaticString, action: StaticString? = nil,

@@ -70,6 +70,7 @@ public final class Daemon {
         deadline = try Timer()
         pipeline = Pipeline(scene: scene, log: log)
         pipeline.wakeHoldoff = options.wakeHoldoff
+        pipeline.backlights = SysfsBacklights(sysfs: options.sysfsRoot, log: log)
         // The control group is checked before the socket exists: a daemon that refuses to start never
         // shows clients a socket, however briefly.
         var controlGroup: (name: String, gid: UInt32)?
@@ -188,6 +189,9 @@ public final class Daemon {
             case .scene(let name, let views):
                 try pipeline.setClientScene(connection: request.connection, name: name, views: views, at: now)
                 startActionsIfWanted()
+            case .setBrightness(let f):
+                try pipeline.setBrightness(f, at: now)
+                log.info("display: brightness \(f) (set brightness)")
             case .setDisplay(let on):
                 pipeline.setDisplay(on: on, at: now)
                 log.info("display \(on ? "on" : "off")" + (on ? " (touches that begin in the next \(options.wakeHoldoff) s are swallowed)" : ": a touch only wakes it"))
@@ -256,6 +260,7 @@ public final class Daemon {
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     public func run() -> Int32 {
+        pipeline.startDisplayClock(at: monotonicNow())
         startActionsIfWanted()
         if !options.noDevices { devices.start(replaying: !recordings.isEmpty) }
         if !recordings.isEmpty {

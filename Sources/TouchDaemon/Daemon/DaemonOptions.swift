@@ -27,6 +27,8 @@ public struct DaemonOptions {
     public var noActions = false
     /// Seconds after `set display on` in which a new touch sequence is still swallowed.
     public var wakeHoldoff = DisplayGate.defaultHoldoff
+    /// Where sysfs is (`--sysfs-root`, for tests only): backlights are under its class/backlight.
+    public var sysfsRoot = "/sys"
     public var clientQueueBytes = SocketServer.defaultQueueLimit
     /// Connections one uid (not root, not the daemon's user) may hold at once.
     public var clientsPerUID = SocketServer.defaultClientsPerUID
@@ -60,6 +62,7 @@ public struct DaemonOptions {
             .option("max-clients-per-uid", "N", "connections one user may hold at once (default \(SocketServer.defaultClientsPerUID); root and the\ndaemon's own user are not counted, and \(SocketServer.controlReserve) slots are kept for control peers)"),
             .flag("no-actions", "perform no action a scene gives its recognizers (no keys, clicks or scrolling\nare written); gestures are still served"),
             .option("wake-holdoff", "S", "after `set display on`, touches that begin within S seconds are swallowed\ntoo: the picture is not there yet (default 1)"),
+            .option("sysfs-root", "DIR", "for tests only: read and write backlights under DIR/class/backlight instead\nof /sys/class/backlight (a tree the test makes)"),
             .flag("verbose", "log every recognizer transition"),
             .flag("version", "print the version and exit"),
         ])
@@ -110,6 +113,10 @@ public struct DaemonOptions {
         if let h = try a.number("wake-holdoff") {
             guard h >= 0, h <= 60 else { throw Arguments.Failure(description: "touchbridged: --wake-holdoff takes seconds from 0 to 60, not \(h)") }
             o.wakeHoldoff = h
+        }
+        if let root = a["sysfs-root"] {
+            guard Files.isDirectory(root) else { throw Arguments.Failure(description: "touchbridged: --sysfs-root \(root) is not a directory") }
+            o.sysfsRoot = root
         }
         try a.expect(0, "nothing")
         return (o, false, false)

@@ -66,6 +66,9 @@ public enum OfflineReplay {
         var players: [RecordingPlayer] = []
         var choices: [Choice] = []
         let pipeline = Pipeline(scene: scene, log: log)
+        // A replay sets no real backlight: a virtual one, full at first, so that what a slider or the
+        // dimming would set is told all the same, the same on every machine.
+        pipeline.backlights = VirtualBacklight()
         for (i, recording) in recordings.enumerated() {
             let config = try scene.replayConfig(for: recording)
             guard let mapping = DeviceSetup.mapping(recording.device, config, window: scene.window.bounds, udevCalibration: nil) else {

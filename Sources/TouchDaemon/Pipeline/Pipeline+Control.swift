@@ -37,7 +37,7 @@ extension Pipeline {
             if let name = r.name { enabledOverrides[name] = enabled }
             r.isEnabled = enabled
         }
-        passthrough?.flush()
+        flushWrites()
         onSceneChanged?()
     }
 
@@ -61,7 +61,7 @@ extension Pipeline {
             passthrough?.time(time)
             remove(clientScenes[old])
             clientScenes.remove(at: old)
-            passthrough?.flush()
+            flushWrites()
             onSceneChanged?()
             return
         }
@@ -82,7 +82,7 @@ extension Pipeline {
         // The scene's own `enabled` keys are what its client means now.
         for r in built.recognizers { if let n = r.name { enabledOverrides[n] = nil } }
         attach(built, at: position)
-        passthrough?.flush()
+        flushWrites()
         onSceneChanged?()
     }
 
@@ -93,7 +93,7 @@ extension Pipeline {
         passthrough?.time(time)
         for c in mine { remove(c) }
         clientScenes.removeAll { $0.connection == connection }
-        passthrough?.flush()
+        flushWrites()
         onSceneChanged?()
     }
 

@@ -56,6 +56,11 @@ public final class Pipeline {
     private(set) var deviceConfigs: [Int: DeviceConfig] = [:]
     /// The display's power and the sequences that only wake it (docs/screen-aware.md).
     package var displayGate = DisplayGate()
+    /// The backlight's dimming and the display's state (Pipeline+Display).
+    package var displayPower = DisplayPower()
+    /// Where backlights are set: the kernel's in the daemon, a virtual one in replays; nil: none (a
+    /// slider's value is only told).
+    package var backlights: BacklightControl?
     /// Someone wants `activity` lines; the devices with fingers down (the frames' own view, before any
     /// gate: a touch that only wakes the display is activity too).
     public var wantsActivity = false
@@ -72,6 +77,7 @@ public final class Pipeline {
         wire(application, scene)
         applyScopes(scene.scopes)
         applyPassthroughApps()
+        displayPower.config = scene.display
     }
 
     /// Takes a new scene (SIGHUP, or the built-in scene sized for the first device). The old scene's
@@ -100,7 +106,8 @@ public final class Pipeline {
         applyScopes(newScene.scopes)
         applyPassthroughApps()
         applyFocusWhenIdle()
-        passthrough?.flush()
+        displayPower.config = newScene.display
+        flushWrites()                           // fingers the old scene had on the touchpad lift
         onSceneChanged?()
     }
 
@@ -138,6 +145,8 @@ public final class Pipeline {
             let config = device.flatMap { deviceConfigs[$0] }
             return (config?.region ?? window, config?.pointerArea)
         }
+        a.brightness = { [unowned self] target in backlights?.brightness(backlightName(target)) }
+        a.setBrightness = { [unowned self] target, v in backlights?.set(backlightName(target), v, off: false) }
         a.onFailure = { [unowned self] error in
             actions = nil
             onFailure(error)
@@ -149,7 +158,8 @@ public final class Pipeline {
     /// Actions end (SIGTERM, the last scene with actions gone): coasting stops, nothing more is written.
     public func stopActions() {
         actions?.stopCoasting()
-        actions?.unbindAll()
+        actions?.unbindAll()                    // fingers on the touchpad lift…
+        actions?.flush()                        // …before the devices go
         actions = nil
     }
 
@@ -161,6 +171,7 @@ public final class Pipeline {
         } else {
             actions?.stopCoasting(device: device)
             displayGate.forget(device: device)
+            displayPower.forget(device: device, at: currentTime)
             palms.forget(device: device)
             pencilButtons[device] = nil
         }
@@ -177,11 +188,6 @@ public final class Pipeline {
     }
 
     // MARK: The display (docs/screen-aware.md)
-
-    /// The idle manager turned the display off or on (`set display`).
-    public func setDisplay(on: Bool, at time: Double) {
-        displayGate.set(on: on, at: time)
-    }
 
     /// Seconds after `display on` in which a new touch sequence is still swallowed (`--wake-holdoff`).
     public var wakeHoldoff: Double {
@@ -296,7 +302,9 @@ public final class Pipeline {
     private func deliver(_ frame: DigitizerFrame) {
         if focusState.told != focusState.applied { applyFocusWhenIdle() }
         if wantsActivity { noteActivity(frame) }
-        if displayGate.isActive && swallowed(frame) { return }
+        let swallow = displayGate.isActive && swallowed(frame)
+        notePower(frame)
+        if swallow { return }
         guard passthrough != nil || !retiring.isEmpty || actions != nil else {
             application.handle(frame)
             if !removedClientScenes.isEmpty { releaseRemovedClientScenes() }
@@ -304,13 +312,14 @@ public final class Pipeline {
         }
         defer { if !removedClientScenes.isEmpty { releaseRemovedClientScenes() } }
         // Timers due before the frame (coasting ticks among them), each written at its own time.
-        if passthrough != nil || actions?.isCoasting == true { advance(to: frame.timestamp) }
+        if passthrough != nil || actions?.nextDeadline != nil { advance(to: frame.timestamp) }
         passthrough?.time(frame.timestamp)
         if retiring.isEmpty {
             application.handle(frame)
         } else {
             handleWithRetiringScenes(frame)
         }
+        if let actions, actions.isFollowing { actions.follow(at: frame.timestamp) }
         // The mirrors first: an app has lost a touch a recognizer claimed before its action arrives (AC7).
         passthrough?.flush()
         actions?.flush()
@@ -334,16 +343,24 @@ public final class Pipeline {
         application.handle(current)
     }
 
+    /// What a command or a scene change made goes out: the mirrors' cancels, then the actions'
+    /// (the fingers a disabled recognizer had on the touchpad lift).
+    func flushWrites() {
+        passthrough?.flush()
+        if actions?.hasPending == true { actions?.flush() }
+    }
+
     /// Lets time pass: the timers due by `time` fire, in order; with pass-through each one's writes
     /// go out at its own time.
     public func advance(to time: Double) {
-        guard passthrough != nil || !retiring.isEmpty || actions != nil else {
+        guard passthrough != nil || !retiring.isEmpty || actions != nil || displayPower.nextDeadline != nil else {
             application.advance(to: time)
             return
         }
         while let d = nextDeadline, d <= time {
             passthrough?.time(d)
             advanceApplications(to: d)
+            advanceDisplay(to: d)
             actions?.advance(to: d)
             passthrough?.flush()
             actions?.flush()
@@ -362,6 +379,7 @@ public final class Pipeline {
         func earliest(_ d: Double?) { if let d, next == nil || d < next! { next = d } }
         for (_, app) in retiring { earliest(app.nextDeadline) }
         earliest(actions?.nextDeadline)
+        earliest(displayPower.nextDeadline)
         return next
     }
 

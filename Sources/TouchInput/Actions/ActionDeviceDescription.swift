@@ -17,6 +17,14 @@ import TouchSystem
 public enum ActionDeviceDescription {
     public static let keyboardName = "TouchBridge keyboard"
     public static let pointerName = "TouchBridge pointer"
+    public static let touchpadName = "TouchBridge touchpad"
+    /// The touchpad's size (mm) and resolution (units a mm): a large clickpad's, 130 × 90 mm at 40
+    /// units a mm (a 15-inch laptop's is about 115 × 75 mm; Apple's largest 160 × 100). libinput sizes
+    /// its thresholds in millimetres from the resolution (its palm, thumb and jump detection, the
+    /// gestures' distances), so it must be plausible; large, so that the fingers played from the pad's
+    /// middle do not reach its edges, where libinput sees edge scrolling and thumbs.
+    public static let touchpadWidth = 130.0, touchpadHeight = 90.0, touchpadResolution: Int32 = 40
+    public static let touchpadSlots = 5
     public static let phys = "touchbridge-actions"
     /// The pointer's axis range, 0…32767 as QEMU's tablet: a fraction of the desktop times this.
     public static let pointerMaximum: Int32 = 32767
@@ -36,6 +44,31 @@ public enum ActionDeviceDescription {
         var keys = Set<UInt16>(1...248)
         keys.formUnion(0x160...0x2bf)
         d.codes[EventType.key] = keys
+        return d
+    }
+
+    /// `TouchBridge touchpad` (docs/actions.md, "Touchpad"): a clickpad as udev's input_id and libinput
+    /// take one — INPUT_PROP_POINTER and INPUT_PROP_BUTTONPAD, never INPUT_PROP_DIRECT; BTN_LEFT;
+    /// BTN_TOUCH and BTN_TOOL_FINGER … BTN_TOOL_QUINTTAP, which say how many fingers are down; the
+    /// single-touch ABS_X/ABS_Y and protocol B's five slots over the same range and resolution. No
+    /// pressure or touch size: libinput's palm detection, which reads them, has nothing to judge by.
+    public static var touchpad: DeviceDescription {
+        var d = DeviceDescription(name: touchpadName)
+        d.bustype = 0x06
+        d.vendor = 0x1d6b
+        d.product = 0x0103
+        d.version = 1
+        d.properties = [InputProperty.pointer, InputProperty.buttonpad]
+        d.codes[EventType.key] = [KeyCode.left, KeyCode.touch, KeyCode.toolFinger, KeyCode.toolDoubleTap,
+                                  KeyCode.toolTripleTap, KeyCode.toolQuadTap, KeyCode.toolQuintTap]
+        let x = AbsInfo(minimum: 0, maximum: Int32(touchpadWidth) * touchpadResolution, resolution: touchpadResolution)
+        let y = AbsInfo(minimum: 0, maximum: Int32(touchpadHeight) * touchpadResolution, resolution: touchpadResolution)
+        d.addAbs(AbsCode.x, x)
+        d.addAbs(AbsCode.y, y)
+        d.addAbs(AbsCode.mtSlot, AbsInfo(minimum: 0, maximum: Int32(touchpadSlots - 1)))
+        d.addAbs(AbsCode.mtPositionX, x)
+        d.addAbs(AbsCode.mtPositionY, y)
+        d.addAbs(AbsCode.mtTrackingID, AbsInfo(minimum: 0, maximum: 65535))
         return d
     }
 

@@ -45,6 +45,7 @@ public enum SynCode {
 public enum KeyCode {
     public static let touch: UInt16 = 0x14a, toolPen: UInt16 = 0x140, toolRubber: UInt16 = 0x141
     public static let toolFinger: UInt16 = 0x145, toolDoubleTap: UInt16 = 0x14d, left: UInt16 = 0x110
+    public static let toolTripleTap: UInt16 = 0x14e, toolQuadTap: UInt16 = 0x14f, toolQuintTap: UInt16 = 0x148
     /// The other pen tools a tablet may say are in range (libinput takes each as a pen of its own kind).
     public static let toolBrush: UInt16 = 0x142, toolPencil: UInt16 = 0x143, toolAirbrush: UInt16 = 0x144
     /// A pen's barrel buttons: BTN_STYLUS (the lower, "button 1") and BTN_STYLUS2.
@@ -113,6 +114,8 @@ public enum InputProperty {
     public static let pointer = 0
     /// INPUT_PROP_DIRECT: direct input device (touchscreens, tablets with screens).
     public static let direct = 1
+    /// INPUT_PROP_BUTTONPAD: a clickpad, its one button under the surface.
+    public static let buttonpad = 2
 }
 
 /// Kernel names for logs and the evtest format: each kind of code keeps its own table, beside its

@@ -118,6 +118,23 @@ package enum WakeLine {
     }
 }
 
+/// `{"event":"display","time":T,"state":"on"|"dimmed"|"off","brightness":F,"cause":"idle"|"touch"|"command"}`:
+/// the panel's backlight changed (docs/display.md), on the devices topic; `brightness` (a fraction of
+/// the backlight's maximum) only where a backlight is known.
+package enum DisplayLine {
+    package static func encode(time: Double, state: String, brightness: Double?, cause: String) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("event"); w.staticString("display")
+        w.key("time"); w.number(time)
+        w.key("state"); w.string(state)
+        if let b = brightness { w.key("brightness"); w.number((b * 10_000).rounded() / 10_000) }
+        w.key("cause"); w.string(cause)
+        w.endObject()
+        return w.bytes
+    }
+}
+
 /// `{"event":"pencil","time":T,"device":D,"button":1|2,"state":"pressed"|"released","x":X,"y":Y}`: a pen's
 /// barrel button (docs/protocol.md), on the gestures topic.
 package enum PencilLine {

@@ -194,6 +194,23 @@ extension ErrorLine {
     }
 }
 
+extension DisplayLine {
+    public struct Decoded: Equatable, Sendable {
+        public var time: Double
+        /// "on", "dimmed" or "off".
+        public var state: String
+        public var brightness: Double?
+        /// "idle", "touch" or "command".
+        public var cause: String
+    }
+
+    public static func decode(_ json: JSON) -> Decoded? {
+        guard json["event"]?.stringValue == "display", let state = json["state"]?.stringValue else { return nil }
+        return Decoded(time: json["time"]?.numberValue ?? 0, state: state, brightness: json["brightness"]?.numberValue,
+                       cause: json["cause"]?.stringValue ?? "")
+    }
+}
+
 extension WakeLine {
     public struct Decoded: Equatable, Sendable {
         public var time: Double

@@ -16,6 +16,12 @@ public struct Action: Equatable, Sendable {
         /// A pinch's scale as ctrl + wheel notches, one per `step` crossed; `ctrl` is the key that
         /// is Control in the scene's layout.
         case zoom(step: Double, ctrl: UInt16)
+        /// The gesture's fingers played on the `TouchBridge touchpad`, for the compositor's own
+        /// touchpad gestures (docs/actions.md, "Touchpad"; AC9–AC11).
+        case touchpad(TouchpadOptions)
+        /// The finger's travel across the view as a value, told on the socket and, with a target,
+        /// set there (a backlight's brightness; AC12).
+        case value(ValueOptions)
     }
 
     /// When a keys or click action acts: a discrete recognizer when `recognized`; a continuous one at
@@ -42,6 +48,66 @@ public enum PointerButton: String, Sendable, CaseIterable {
         case .right: 0x111
         case .middle: 0x112
         }
+    }
+}
+
+/// How a gesture plays on the virtual touchpad (`{"touchpad": {…}}`).
+public struct TouchpadOptions: Equatable, Sendable {
+    /// Millimetres of touchpad travel for a point of travel on the panel, both axes; nil: per axis, so
+    /// that a swipe across the device's region travels the distance GNOME Shell takes for a whole
+    /// workspace or the overview (`defaultTravel`).
+    public var scale: Double?
+    /// How many fingers to play, whatever touched (a two-finger swipe as GNOME's three); nil: as many
+    /// as touched.
+    public var fingers: Int?
+
+    /// The touchpad travel (mm) a swipe across the whole region stands for when no scale is given,
+    /// horizontally and vertically. GNOME Shell's swipe tracker (js/ui/swipeTracker.js) moves one
+    /// workspace, or into the overview, for 400 horizontal and 300 vertical units of libinput's
+    /// unaccelerated gesture delta times its SWIPE_MULTIPLIER of 0.5: 800 and 600 units, and libinput
+    /// normalizes deltas to 1000 dpi, so 800 / 39.37 = 20.32 mm and 600 / 39.37 = 15.24 mm.
+    public static let defaultTravel = (x: 20.32, y: 15.24)
+    /// Fingers a touchpad gesture may have: libinput's swipes and pinches have two to four (two moving
+    /// together are its scrolling).
+    public static let fingerRange = 2...4
+
+    public init(scale: Double? = nil, fingers: Int? = nil) {
+        self.scale = scale
+        self.fingers = fingers
+    }
+}
+
+/// A slider (`{"value": {…}}`): the finger's travel across the view, 1:1 over its length, moves a
+/// value between `from` and `to`.
+public struct ValueOptions: Equatable, Sendable {
+    public enum Axis: String, Sendable, CaseIterable {
+        /// The value grows as the finger moves up (a brightness or volume slider).
+        case y
+        /// It grows as the finger moves right.
+        case x
+    }
+    /// Where the value goes besides the socket.
+    public enum Target: Equatable, Sendable {
+        /// A backlight's brightness, a fraction of its maximum: `name` in /sys/class/backlight, or
+        /// nil for the panel's (firmware before platform before raw, as systemd-backlight ranks them).
+        case backlight(String?)
+    }
+    public var from = 0.0
+    public var to = 1.0
+    public var along = Axis.y
+    public var target: Target?
+
+    public init() {}
+
+    /// `v` clamped between `from` and `to` (either may be the larger).
+    public func clamped(_ v: Double) -> Double { min(max(v, min(from, to)), max(from, to)) }
+
+    /// The value after the finger travelled `translation` (window points, y down) over a view
+    /// `length` points long on the axis, from `start`: 1:1, the whole view the whole range.
+    public func value(from start: Double, translation: Point, length: Double) -> Double {
+        guard length > 0 else { return clamped(start) }
+        let travel = along == .y ? -translation.y : translation.x
+        return clamped(start + travel / length * (to - from))
     }
 }
 

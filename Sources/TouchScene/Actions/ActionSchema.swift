@@ -88,6 +88,34 @@ package enum ActionSchema {
             guard case .zoom(let step, _) = kind else { return }
             zoom.write(step, &w)
         }),
+        KindKey(key: "touchpad", matches: { if case .touchpad = $0 { true } else { false } }, onPencilButton: false, read: { value, p, _, _, g, r, _ in
+            let kind = RecognizerKind(g)
+            guard [.pan, .screenEdgePan, .swipe, .pinch].contains(kind) else {
+                throw r.error(p, "plays on the touchpad only from a pan, a screenEdgePan, a swipe or a pinch (a \(kind.name) has no fingers moving together)")
+            }
+            var o = TouchpadOptions()
+            try touchpad.read(value, p, r, into: &o)
+            return .touchpad(o)
+        }, write: { kind, w in
+            guard case .touchpad(let o) = kind else { return }
+            touchpad.write(o, &w)
+        }),
+        KindKey(key: "value", matches: { if case .value = $0 { true } else { false } }, onPencilButton: false, read: { value, p, _, _, g, r, _ in
+            let kind = RecognizerKind(g)
+            guard kind == .pan || kind == .screenEdgePan else {
+                throw r.error(p, "slides only on a pan or a screenEdgePan (a \(kind.name) has no travel to slide by)")
+            }
+            var o = ValueOptions()
+            try slider.read(value, p, r, into: &o)
+            guard o.from != o.to else { throw r.error(p, "\"from\" and \"to\" are both \(o.from): a value needs a range") }
+            if o.target != nil, !(0...1).contains(o.from) || !(0...1).contains(o.to) {
+                throw r.error(p, "a backlight's value is a fraction of its maximum brightness: \"from\" and \"to\" between 0 and 1, found \(o.from) and \(o.to)")
+            }
+            return .value(o)
+        }, write: { kind, w in
+            guard case .value(let o) = kind else { return }
+            slider.write(o, &w)
+        }),
     ]
 
     package static let kindNames = kinds.map(\.name)
@@ -116,6 +144,69 @@ package enum ActionSchema {
             guard step > 1 else { throw r.error(p, "must be greater than 1 (a scale factor per notch), found \(step)") }
         }, write: { step, w in w.key(string: "step"); w.number(step) }),
     ])
+
+    /// `{"touchpad": {"scale": 0.05, "fingers": 3}}`: how the fingers play on the touchpad.
+    static let touchpad = ConfigSchema<TouchpadOptions>(keys: [
+        ConfigKey("scale", read: { o, json, p, r in
+            let scale = try r.number(json, p)
+            guard scale > 0 else { throw r.error(p, "must be greater than 0 (touchpad millimetres a point of travel), found \(scale)") }
+            o.scale = scale
+        }, write: { o, w in if let s = o.scale { w.key(string: "scale"); w.number(s) } }),
+        ConfigKey("fingers", read: { o, json, p, r in
+            let n = try r.integer(json, p, min: TouchpadOptions.fingerRange.lowerBound)
+            guard TouchpadOptions.fingerRange.contains(n) else {
+                throw r.error(p, "must be 2, 3 or 4 (libinput's touchpad gestures have two to four fingers), found \(n)")
+            }
+            o.fingers = n
+        }, write: { o, w in if let n = o.fingers { w.key(string: "fingers"); w.int(n) } }),
+    ])
+
+    /// `{"value": {"from": 0, "to": 1, "along": "y", "target": "backlight"}}`: a slider.
+    static let slider = ConfigSchema<ValueOptions>(keys: [
+        ConfigKey("from", read: { o, json, p, r in o.from = try r.number(json, p) },
+                  write: { o, w in w.key(string: "from"); w.number(o.from) }),
+        ConfigKey("to", read: { o, json, p, r in o.to = try r.number(json, p) },
+                  write: { o, w in w.key(string: "to"); w.number(o.to) }),
+        ConfigKey("along", read: { o, json, p, r in
+            let name = try r.string(json, p)
+            guard let a = ValueOptions.Axis(rawValue: name) else {
+                throw r.error(p, "must be \"y\" (the value grows upwards) or \"x\" (rightwards), found \"\(name)\"")
+            }
+            o.along = a
+        }, write: { o, w in w.key(string: "along"); w.string(o.along.rawValue) }),
+        ConfigKey("target", read: { o, json, p, r in
+            let text = try r.string(json, p)
+            if text == "backlight" { o.target = .backlight(nil); return }
+            guard text.hasPrefix("backlight:"), case let name = String(text.dropFirst("backlight:".count)),
+                  !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
+                throw r.error(p, "must be \"backlight\" (the panel's) or \"backlight:NAME\" (a directory of /sys/class/backlight), found \"\(text)\"")
+            }
+            o.target = .backlight(name)
+        }, write: { o, w in
+            guard case .backlight(let name) = o.target else { return }
+            w.key(string: "target"); w.string(name.map { "backlight:" + $0 } ?? "backlight")
+        }),
+    ])
+
+    /// A recognizer's `touchpad` action plays 2…4 fingers: `fingers`, or as many as its touches, which
+    /// its properties fix (checked once they are read). A pan whose count may vary plays the touches
+    /// down; its range must lie within 2…4.
+    package static func checkTouchpad(_ o: TouchpadOptions, _ g: GestureRecognizer) -> String? {
+        if o.fingers != nil { return nil }
+        let range = TouchpadOptions.fingerRange
+        let (low, high): (Int, Int)
+        switch g {
+        case let pan as PanGestureRecognizer:           // a screenEdgePan too: one touch
+            (low, high) = (pan.minimumNumberOfTouches, pan.maximumNumberOfTouches)
+        case let s as SwipeGestureRecognizer: (low, high) = (s.numberOfTouchesRequired, s.numberOfTouchesRequired)
+        default: (low, high) = (2, 2)           // a pinch: two fingers
+        }
+        guard range.contains(low), range.contains(high) else {
+            let has = low == high ? "\(low)" : (high == Int.max ? "\(low) or more" : "\(low) to \(high)")
+            return "a touchpad gesture has 2 to 4 fingers and this \(RecognizerKind(g).name) has \(has) touch\(low == 1 && high == 1 ? "" : "es"): give \"fingers\" (a one-finger edge swipe as GNOME's three: \"fingers\": 3)" + (high > 4 && low >= 2 ? " or \"maximumNumberOfTouches\"" : "")
+        }
+        return nil
+    }
 
     /// A pinch's default zoom step: the first ctrl+wheel step of Firefox (zoom levels 1, 1.1, 1.2,
     /// 1.33, 1.5, 1.7, 2: about 1.1 apart) and of Chromium (1, 1.1, 1.25, 1.5), so that a pinch to
@@ -160,7 +251,7 @@ package enum ActionSchema {
             }
             let recognizer = RecognizerKind(g).name
             switch read {
-            case .scroll, .zoom: throw r.error(op, "a \(entry.name) follows the whole gesture: it has no \"\(onKey)\"")
+            case .scroll, .zoom, .touchpad, .value: throw r.error(op, "a \(entry.name) follows the whole gesture: it has no \"\(onKey)\"")
             case .keys, .click:
                 if g.isDiscrete && moment != .recognized {
                     throw r.error(op, "a \(recognizer) is discrete: it acts when \"\(Action.Moment.recognized.rawValue)\"")
@@ -192,7 +283,7 @@ package enum ActionSchema {
         case .keys, .click:
             if let shape = action.shape { w.key(string: onKey); w.string(shape) }
             else if !discrete, action.on == .ended { w.key(string: onKey); w.string(action.on.rawValue) }
-        case .scroll, .zoom: break
+        case .scroll, .zoom, .touchpad, .value: break
         }
         w.endObject()
     }

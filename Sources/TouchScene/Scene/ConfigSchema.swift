@@ -164,6 +164,54 @@ package enum DeviceSchema {
     ])
 }
 
+/// A scene's `"display"` (docs/display.md): the panel's backlight dims after `dimAfter` seconds
+/// without a finger down, to `dimTo` of its maximum, and goes off after `offAfter`.
+public struct DisplayConfig: Equatable, Sendable {
+    /// Seconds from the last finger's lift to dimming; nil: it does not dim.
+    public var dimAfter: Double?
+    /// The dimmed brightness, a fraction of the backlight's maximum.
+    public var dimTo = 0.1
+    /// Seconds from the last finger's lift to the backlight going off; nil: it stays on.
+    public var offAfter: Double?
+    /// The backlight's name in /sys/class/backlight; nil: the panel's (Backlight.find).
+    public var backlight: String?
+
+    public init() {}
+}
+
+package enum DisplaySchema {
+    package static let schema = ConfigSchema<DisplayConfig>(keys: [
+        seconds("dimAfter", \.dimAfter),
+        ConfigKey("dimTo", read: { c, json, p, r in
+            c.dimTo = try r.number(json, p)
+            guard c.dimTo > 0 && c.dimTo <= 1 else {
+                throw r.error(p, "must be above 0 and at most 1 (a fraction of the backlight's maximum; \"offAfter\" turns it off), found \(c.dimTo)")
+            }
+        }, write: { c, w in w.key(string: "dimTo"); w.number(c.dimTo) }),
+        seconds("offAfter", \.offAfter),
+        .optionalString("backlight", \.backlight) { name in
+            name.isEmpty || name.contains("/") || name == "." || name == ".." ? "must be a directory name of /sys/class/backlight (ls /sys/class/backlight)" : nil
+        },
+    ])
+
+    private static func seconds(_ key: String, _ kp: WritableKeyPath<DisplayConfig, Double?> & Sendable) -> ConfigKey<DisplayConfig> {
+        ConfigKey(key, read: { c, json, p, r in
+            let v = try r.number(json, p)
+            guard v > 0, v <= 86_400 * 7 else { throw r.error(p, "must be seconds above 0 (and at most a week), found \(v)") }
+            c[keyPath: kp] = v
+        }, write: { c, w in if let v = c[keyPath: kp] { w.key(string: key); w.number(v) } })
+    }
+
+    /// What is wrong with the whole: nothing to do, or off before dim.
+    package static func check(_ c: DisplayConfig) -> String? {
+        if c.dimAfter == nil && c.offAfter == nil { return "needs \"dimAfter\" or \"offAfter\" (seconds after the last finger lifts)" }
+        if let d = c.dimAfter, let o = c.offAfter, o <= d {
+            return "\"offAfter\" (\(o) s) must come after \"dimAfter\" (\(d) s): both count from the last finger's lift"
+        }
+        return nil
+    }
+}
+
 /// A scene's `"keyboard"`: the xkb names its keys actions type in (docs/actions.md).
 package enum KeyboardSchema {
     package static let schema = ConfigSchema<KeyboardNames>(keys: [

@@ -142,6 +142,9 @@ extension Scene {
             warnings += properties.warnings
             if let problem = schema.check(g) { throw r.error(path, problem) }
             for (a, p) in shapeActions {
+                if case .touchpad(let o) = a.kind, let problem = ActionSchema.checkTouchpad(o, g) {
+                    throw r.error(r.join(p, "touchpad"), problem)
+                }
                 if let shape = a.shape, let s = g as? StrokeGestureRecognizer {
                     let drawn = s.shapes.isEmpty ? s.prepared.names : s.shapes
                     guard drawn.contains(shape) else {

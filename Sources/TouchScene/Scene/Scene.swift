@@ -40,6 +40,9 @@ public final class Scene {
     /// actions were resolved in.
     public internal(set) var keyboard: KeyboardNames?
     public internal(set) var keyboardLayout = KeyboardNames()
+    /// The scene's `"display"`: the backlight dims and goes off when idle (docs/display.md); nil: it
+    /// is left alone.
+    public internal(set) var display: DisplayConfig?
 
     /// The action of `r`, if it has one.
     public func action(of r: GestureRecognizer) -> Action? {
@@ -172,6 +175,15 @@ public final class Scene {
         if let k = member(SceneSchema.keyboard) {
             do { keyboard = try parseKeyboard(k, SceneSchema.keyboard, r) } catch { try note(error) }
         }
+        var display: DisplayConfig?
+        if let d = member(SceneSchema.display) {
+            do {
+                var c = DisplayConfig()
+                try DisplaySchema.schema.read(d, SceneSchema.display, r, into: &c)
+                if let problem = DisplaySchema.check(c) { throw r.error(SceneSchema.display, problem) }
+                display = c
+            } catch { try note(error) }
+        }
         var builder = Builder(reader: r, keyboard: keyboard ?? systemKeyboard)
         builder.filesDirectory = filesDirectory
         builder.errors = errors
@@ -209,6 +221,7 @@ public final class Scene {
         scene.pencilButtonActions = pencilButtons
         scene.keyboard = keyboard
         scene.keyboardLayout = builder.keyboard
+        scene.display = display
         scene.warnings = deviceWarnings + builder.warnings + builder.unreachable(in: window)
         return scene
     }

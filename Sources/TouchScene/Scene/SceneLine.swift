@@ -28,6 +28,10 @@ package enum SceneLine {
             w.key(string: SceneSchema.keyboard)
             KeyboardSchema.schema.write(k, &w)
         }
+        if let d = scene.display {
+            w.key(string: SceneSchema.display)
+            DisplaySchema.schema.write(d, &w)
+        }
         if !scene.devices.isEmpty {
             w.key(string: SceneSchema.devices)
             w.beginArray()

@@ -170,9 +170,9 @@ package enum ViewSchema {
 /// SceneLine, by these names.
 package enum SceneSchema {
     package static let window = "window", devices = "devices", views = "views", keyboard = "keyboard",
-                       pencilButtons = "pencilButtons"
+                       pencilButtons = "pencilButtons", display = "display"
     /// The top level's keys, as an unknown key's error lists them.
-    package static let topLevel = [window, devices, views, keyboard, pencilButtons]
+    package static let topLevel = [window, devices, views, keyboard, pencilButtons, display]
     package static let width = "width", height = "height"
     /// A pencil's barrel buttons, as `"pencilButtons"` names them.
     package static let buttons = ["1", "2"]

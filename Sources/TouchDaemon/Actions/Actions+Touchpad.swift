@@ -1,0 +1,246 @@
+import CEvdev
+import Glibc
+import TouchCore
+import TouchInput
+import TouchProtocol
+import TouchScene
+import TouchSystem
+
+/// One gesture's fingers on the touchpad (AC9–AC11): where they are, what was last written, and
+/// whether they are down or waiting to lift.
+package final class TouchpadPlay {
+    let fingers: TouchpadFingers
+    /// Each finger's ABS_MT_TRACKING_ID; finger i is in slot i.
+    let ids: [Int32]
+    /// What each finger's position was last written as (device units).
+    var written: [(x: Int32, y: Int32)]
+    /// When the fingers landed (the pipeline's clock).
+    let landed: Double
+    /// Where the travel is measured from.
+    let source: Source
+    var phase = Phase.down
+
+    enum Source {
+        /// A pan's (or edge pan's) translation, from what it was when the fingers landed.
+        case pan(PanGestureRecognizer, from: Point)
+        /// A pinch's centre, from where it was, and its scale, from what it was.
+        case pinch(PinchGestureRecognizer, from: Point, scale: Double)
+        /// A swipe's touches, whose centre moved from `from`: it is recognized while they are still
+        /// down, and they play until one of them lifts.
+        case touches([Touch], from: Point)
+    }
+
+    enum Phase {
+        case down
+        /// The gesture is over and the fingers lift at `at`, no sooner than `Actions.touchpadMinimumDown`
+        /// after they landed; `cancelled`: one lifts first (AC11).
+        case lifting(at: Double, cancelled: Bool)
+    }
+
+    init(fingers: TouchpadFingers, ids: [Int32], landed: Double, source: Source) {
+        self.fingers = fingers
+        self.ids = ids
+        self.landed = landed
+        self.source = source
+        written = Array(repeating: (0, 0), count: ids.count)
+    }
+
+    var isDown: Bool { if case .down = phase { true } else { false } }
+}
+
+/// The touchpad action (docs/actions.md, "Touchpad"): a pan's, swipe's, edge pan's or pinch's fingers
+/// played on `TouchBridge touchpad`, so that the compositor runs its own touchpad gesture and animates
+/// it with them. One gesture plays at a time: the pad has one set of slots.
+extension Actions {
+    /// 250 ms: the least time the fingers stay down. libinput takes fingers that lift within 180 ms
+    /// (its tap timeout) without moving 1.3 mm for a tap, and three for a middle click; a quick
+    /// flick scaled to the pad may move less. Held still a little longer, it ends as a gesture.
+    package static let touchpadMinimumDown = 0.25
+
+    func touchpad(_ o: TouchpadOptions, _ b: Binding, _ g: GestureRecognizer) {
+        let time = g.currentTime
+        switch g.state {
+        case .began where !g.isDiscrete, .ended where g.isDiscrete:
+            land(o, b, g, time: time)
+        case .ended, .cancelled:
+            guard case .touchpad(let play) = b.state, play.isDown else { return }
+            let cancelled = g.state == .cancelled
+            if !cancelled { follow(play, b, time: time, state: "ended") }
+            lift(play, b, time: time, cancelled: cancelled)
+        case .began, .changed, .possible, .failed:
+            break                               // the frame's `follow` moves the fingers
+        }
+    }
+
+    private func land(_ o: TouchpadOptions, _ b: Binding, _ g: GestureRecognizer, time: Double) {
+        if case .touchpad(let old) = b.state { liftNow(old, b, time: time, cancelled: !old.isDown ? nil : true) }
+        // The pad has one set of slots: a gesture still playing keeps it; one only waiting to lift
+        // lifts now.
+        for other in bindings where other !== b {
+            guard case .touchpad(let p) = other.state else { continue }
+            if p.isDown {
+                log.debug("touchpad: \(b.name) began while \(other.name) plays: it is not played")
+                return
+            }
+            liftNow(p, other, time: time, cancelled: nil)
+        }
+        let touches = g.gestureTouches.filter(\.isLive)
+        guard !touches.isEmpty else { return }
+        let n = min(max(o.fingers ?? touches.count, TouchpadOptions.fingerRange.lowerBound), TouchpadOptions.fingerRange.upperBound)
+        let places = touches.map { $0.location(in: nil) }
+        let scale = o.scale.map { Point(x: $0, y: $0) } ?? TouchpadFingers.defaultScale(region: area(b.device).region)
+        let source: TouchpadPlay.Source
+        switch g {
+        case let pan as PanGestureRecognizer: source = .pan(pan, from: pan.translation(in: nil))
+        case let pinch as PinchGestureRecognizer: source = .pinch(pinch, from: g.location(in: nil), scale: pinch.scale)
+        default: source = .touches(touches, from: places.reduce(.zero, +) / Double(places.count))
+        }
+        let ids = (0..<n).map { _ in nextTrackingID() }
+        let play = TouchpadPlay(fingers: TouchpadFingers(touches: places, fingers: n, scale: scale), ids: ids, landed: time, source: source)
+        b.state = .touchpad(play)
+        write(play, play.fingers.positions(translation: .zero), landing: true, b, time: time, state: stateName(g))
+    }
+
+    private func nextTrackingID() -> Int32 {
+        trackingID = (trackingID + 1) & 0xffff
+        return trackingID
+    }
+
+    /// Moves every playing gesture's fingers to where its touches are now (a frame's end), and lifts
+    /// a swipe's once one of its touches has.
+    func followTouchpad(at time: Double) {
+        for b in bindings {
+            guard case .touchpad(let play) = b.state, play.isDown else { continue }
+            if case .touches(let touches, _) = play.source, touches.contains(where: { !$0.isLive }) {
+                follow(play, b, time: time, state: "ended")
+                lift(play, b, time: time, cancelled: touches.contains { $0.phase == .cancelled })
+            } else {
+                follow(play, b, time: time, state: "changed")
+            }
+        }
+    }
+
+    private func follow(_ play: TouchpadPlay, _ b: Binding, time: Double, state: StaticString) {
+        let translation: Point, spread: Double
+        switch play.source {
+        case .pan(let pan, let from):
+            translation = pan.translation(in: nil) - from
+            spread = 1
+        case .pinch(let pinch, let from, let scale):
+            translation = pinch.location(in: nil) - from
+            spread = scale > 0 ? pinch.scale / scale : 1
+        case .touches(let touches, let from):
+            translation = touches.reduce(Point.zero) { $0 + $1.location(in: nil) } / Double(touches.count) - from
+            spread = 1
+        }
+        write(play, play.fingers.positions(translation: translation, spread: spread), landing: false, b, time: time, state: state)
+    }
+
+    /// The gesture is over: its fingers lift now, or when they have been down long enough.
+    private func lift(_ play: TouchpadPlay, _ b: Binding, time: Double, cancelled: Bool) {
+        let at = play.landed + Self.touchpadMinimumDown
+        if time >= at {
+            liftNow(play, b, time: time, cancelled: cancelled)
+        } else {
+            play.phase = .lifting(at: at, cancelled: cancelled)
+        }
+    }
+
+    /// Lifts `play`'s fingers at `time`. `cancelled` (nil: as its pending lift says): one finger lifts
+    /// a frame before the rest, which libinput reports as the gesture cancelled (the compositor then
+    /// springs back), not ended.
+    func liftNow(_ play: TouchpadPlay, _ b: Binding, time: Double, cancelled: Bool?) {
+        let cancel: Bool
+        switch (cancelled, play.phase) {
+        case (let c?, _): cancel = c
+        case (nil, .lifting(_, let c)): cancel = c
+        case (nil, .down): cancel = true
+        }
+        let state: StaticString = cancel ? "cancelled" : "ended"
+        var e: [input_event] = []
+        var down = play.ids.count
+        if cancel && down > 1 {
+            e += [event(EV_ABS, UInt16(ABS_MT_SLOT), Int32(down - 1)), event(EV_ABS, UInt16(ABS_MT_TRACKING_ID), -1),
+                  event(EV_KEY, Self.toolCode(down), 0), event(EV_KEY, Self.toolCode(down - 1), 1), syn()]
+            down -= 1
+            let left = play.written.prefix(down)
+            line(b, time, state: state, action: "touchpad") { w in Self.writeFingers(left, &w) }
+        }
+        for i in 0..<down { e += [event(EV_ABS, UInt16(ABS_MT_SLOT), Int32(i)), event(EV_ABS, UInt16(ABS_MT_TRACKING_ID), -1)] }
+        e += [event(EV_KEY, KeyCode.touch, 0), event(EV_KEY, Self.toolCode(down), 0), syn()]
+        queue(.touchpad, e)
+        line(b, time, state: state, action: "touchpad") { w in Self.writeFingers([], &w) }
+        b.state = .idle
+    }
+
+    /// Writes the fingers at `positions` (mm) and its action line, if anything moved (or they land).
+    private func write(_ play: TouchpadPlay, _ positions: [Point], landing: Bool, _ b: Binding, time: Double, state: StaticString) {
+        var e: [input_event] = []
+        for (i, p) in positions.enumerated() {
+            let u = TouchpadFingers.units(p), w = play.written[i]
+            if landing {
+                e += [event(EV_ABS, UInt16(ABS_MT_SLOT), Int32(i)), event(EV_ABS, UInt16(ABS_MT_TRACKING_ID), play.ids[i]),
+                      event(EV_ABS, UInt16(ABS_MT_POSITION_X), u.x), event(EV_ABS, UInt16(ABS_MT_POSITION_Y), u.y)]
+            } else if u != w {
+                e.append(event(EV_ABS, UInt16(ABS_MT_SLOT), Int32(i)))
+                if u.x != w.x { e.append(event(EV_ABS, UInt16(ABS_MT_POSITION_X), u.x)) }
+                if u.y != w.y { e.append(event(EV_ABS, UInt16(ABS_MT_POSITION_Y), u.y)) }
+            }
+            play.written[i] = u
+        }
+        guard !e.isEmpty else { return }
+        // The single-touch axes follow the first finger, as a touchpad's firmware reports them.
+        e += [event(EV_ABS, UInt16(ABS_X), play.written[0].x), event(EV_ABS, UInt16(ABS_Y), play.written[0].y)]
+        if landing { e += [event(EV_KEY, KeyCode.touch, 1), event(EV_KEY, Self.toolCode(play.ids.count), 1)] }
+        e.append(syn())
+        queue(.touchpad, e)
+        let fingers = play.written
+        line(b, time, state: state, action: "touchpad") { w in Self.writeFingers(fingers[...], &w) }
+    }
+
+    /// BTN_TOOL_FINGER … BTN_TOOL_QUADTAP: how many fingers are down.
+    static func toolCode(_ n: Int) -> UInt16 {
+        switch n {
+        case 1: KeyCode.toolFinger
+        case 2: KeyCode.toolDoubleTap
+        case 3: KeyCode.toolTripleTap
+        default: KeyCode.toolQuadTap
+        }
+    }
+
+    /// `"fingers":[[x,y],…]`: millimetres on the pad, as written (a 40th of a millimetre each unit).
+    static func writeFingers(_ units: ArraySlice<(x: Int32, y: Int32)>, _ w: inout JSONWriter) {
+        let r = Double(ActionDeviceDescription.touchpadResolution)
+        w.key("fingers")
+        w.beginArray()
+        for u in units {
+            w.beginArray()
+            w.number(Double(u.x) / r)
+            w.number(Double(u.y) / r)
+            w.endArray()
+        }
+        w.endArray()
+    }
+
+    /// Lifts every gesture on the pad now (the scene replaced, actions stopping).
+    func liftTouchpad(at time: Double) {
+        for b in bindings { if case .touchpad(let play) = b.state { liftNow(play, b, time: time, cancelled: nil) } }
+    }
+
+    /// The earliest pending lift.
+    var nextTouchpadLift: Double? {
+        var best: Double?
+        for b in bindings {
+            if case .touchpad(let p) = b.state, case .lifting(let at, _) = p.phase, best.map({ at < $0 }) ?? true { best = at }
+        }
+        return best
+    }
+
+    /// Pending lifts due by `time`, each at its own time.
+    func advanceTouchpad(to time: Double) {
+        for b in bindings {
+            guard case .touchpad(let p) = b.state, case .lifting(let at, _) = p.phase, at <= time else { continue }
+            liftNow(p, b, time: at, cancelled: nil)
+        }
+    }
+}
