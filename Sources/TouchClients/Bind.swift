@@ -79,7 +79,7 @@ public struct Bindings {
         guard let colon = key.firstIndex(of: ":") else { return nil }
         let state = String(key[key.index(after: colon)...])
         let pencil = pencilKeys.contains(String(key[..<colon]))
-        let states = pencil ? ["pressed", "released"] : gestureStates
+        let states = pencil ? ["pressed", "released"] : gestureStates + [valueState]
         if !pencil, !states.contains(state), StrokeTemplatesFile.isName(state), DidYouMean.closest(state, in: states) == nil { return nil }
         guard states.contains(state) else {
             let hint = DidYouMean.hint(state, in: states)
@@ -142,12 +142,15 @@ public struct Bindings {
     /// BTN_STYLUS, `pencil2` for BTN_STYLUS2; alone they fire on `pressed`, `pencil1:released` on release.
     public static let pencilKeys = ["pencil1", "pencil2"]
     static let gestureStates = ["recognized", "began", "changed", "ended", "cancelled"]
+    /// The "state" of a slider's value lines (docs/actions.md, "Sliders"): `"volume:value"`, or the
+    /// name alone, runs on each new value, with TOUCHBRIDGE_VALUE.
+    public static let valueState = "value"
 
     /// The shape of a "name:shape" key (a stroke's), or nil for a plain or "name:state" key.
     static func shape(of key: String) -> (recognizer: String, shape: String)? {
         guard let colon = key.firstIndex(of: ":") else { return nil }
         let word = String(key[key.index(after: colon)...])
-        return gestureStates.contains(word) || pencilKeys.contains(String(key[..<colon])) ? nil : (String(key[..<colon]), word)
+        return gestureStates.contains(word) || word == valueState || pencilKeys.contains(String(key[..<colon])) ? nil : (String(key[..<colon]), word)
     }
 
     /// Whether some binding is for the `wake` line.
@@ -192,13 +195,31 @@ public struct Bindings {
     }
 
     /// The commands for a gesture line's recognizer and state (and a stroke's shape: "draw:circle").
-    public func matches(recognizer: String, state: String, shape: String? = nil) -> [[String]] {
+    /// `slider`: the recognizer's action is a value, whose name alone binds its value lines instead.
+    public func matches(recognizer: String, state: String, shape: String? = nil, slider: Bool = false) -> [[String]] {
         if state == "wake" { return commands.filter { $0.0 == Self.wakeKey }.map(\.1) }
+        if state == Self.valueState {
+            return commands.filter { $0.key == recognizer || $0.key == "\(recognizer):\(Self.valueState)" }.map(\.argv)
+        }
         return commands.filter { key, _ in
             if key == "\(recognizer):\(state)" { return true }
             if let shape, key == "\(recognizer):\(shape)" { return state == "recognized" || state == "ended" }
-            return key == recognizer && (state == "recognized" || state == "ended" || state == "pressed")
+            return !slider && key == recognizer && (state == "recognized" || state == "ended" || state == "pressed")
         }.map(\.argv)
+    }
+
+    /// `argv` with `$TOUCHBRIDGE_NAME` and `${TOUCHBRIDGE_NAME}` replaced by `env`'s values, as a shell
+    /// would, though none runs: `["wpctl", "set-volume", "@DEFAULT_AUDIO_SINK@", "$TOUCHBRIDGE_VALUE"]`.
+    /// Other `$` words stay as written.
+    public static func expand(_ argv: [String], _ env: [String: String]) -> [String] {
+        argv.map { word in
+            guard word.contains("$TOUCHBRIDGE_") || word.contains("${TOUCHBRIDGE_") else { return word }
+            var out = word
+            for (k, v) in env.sorted(by: { $0.key.count > $1.key.count }) {
+                out = out.replacingAll("${\(k)}", with: v).replacingAll("$\(k)", with: v)
+            }
+            return out
+        }
     }
 
     /// Starts `argv` without a shell and without waiting; the environment gets TOUCHBRIDGE_* variables.
@@ -272,10 +293,13 @@ extension Ctl {
         let loop = try EventLoop()
         let signals = try SignalReceiver([SIGCHLD, SIGTERM, SIGINT])
         var running: [pid_t: String] = [:]
+        var sliders = SliderRuns()
+        /// The recognizers whose action is a value (the daemon's scene): their name alone binds values.
+        var valueNames: Set<String> = []
         /// The unknown names last logged: said again only when they change.
         var told: [String] = []
         var attempts = 0
-        let daemon = try DaemonConnection(path: path, topics: ["gestures", "scene"] + (bindings.bindsWake ? ["devices"] : []), loop: loop)
+        let daemon = try DaemonConnection(path: path, topics: ["gestures", "scene", "actions"] + (bindings.bindsWake ? ["devices"] : []), loop: loop)
         daemon.onConnect = {
             if attempts > 0 { log.info("connected to \(path) again") }
             FileHandleStandardError.write("touchbridgectl bind: connected, \(counted(bindings.commands.count, "binding")) (\(path))")
@@ -293,11 +317,22 @@ extension Ctl {
         daemon.onLine = { line in
             switch line.event {
             case .gesture, .wake, .pencil, .scene: break
+            case .action: guard line.field("action") == "value" else { return }
             default: return
             }
             guard let json = line.json else { return }
             switch line.event {
-            case .gesture: run(json, line: line.array, bindings: bindings, running: &running, log: log)
+            case .gesture:
+                let slider = json["recognizer"]?.stringValue.map { valueNames.contains($0) } ?? false
+                run(json, line: line.array, bindings: bindings, running: &running, log: log, slider: slider)
+            case .action:
+                // A slider's new value: one command at a time per binding, the latest value next.
+                guard let name = json["recognizer"]?.stringValue, let v = json["value"]?.numberValue else { return }
+                for argv in bindings.matches(recognizer: name, state: Bindings.valueState) {
+                    let env = ["TOUCHBRIDGE_RECOGNIZER": name, "TOUCHBRIDGE_STATE": Bindings.valueState,
+                               "TOUCHBRIDGE_VALUE": "\(v)", "TOUCHBRIDGE_GESTURE": line.text]
+                    sliders.offer(argv, env, running: &running, log: log)
+                }
             case .wake:
                 // A touch woke the display: its binding runs as a recognizer's would, state "wake".
                 var named = json
@@ -313,6 +348,7 @@ extension Ctl {
                 members.append(("recognizer", .string("pencil\(b)")))
                 run(.object(members), line: line.array, bindings: bindings, running: &running, log: log)
             case .scene:
+                valueNames = Set((SceneLine.Outline.decode(json)?.recognizers ?? []).filter { $0.action == "value" }.map(\.name))
                 let unknown = bindings.unknownNames(in: Bindings.recognizerNames(ofSceneLine: json), source: "the daemon's scene")
                 if unknown != told { for u in unknown { log.warning("\(file): \(u)") } }
                 told = unknown
@@ -321,6 +357,7 @@ extension Ctl {
         }
         try loop.add(signals.fd) { _ in
             if !handle(signals.take(), running: &running, log: log) { loop.stop() }
+            sliders.next(running: &running, log: log)
         }
         daemon.start()
         loop.run()
@@ -330,11 +367,12 @@ extension Ctl {
     }
 
     /// A gesture line: the commands bound to its recognizer and state.
-    private static func run(_ json: JSON, line: [UInt8], bindings: Bindings, running: inout [pid_t: String], log: Logger) {
+    private static func run(_ json: JSON, line: [UInt8], bindings: Bindings, running: inout [pid_t: String], log: Logger,
+                            slider: Bool = false) {
         // A gesture line, or a wake or pencil line named as one (above).
         guard let name = json["recognizer"]?.stringValue, let state = json["state"]?.stringValue else { return }
         let shape = json["shape"]?.stringValue
-        for argv in bindings.matches(recognizer: name, state: state, shape: shape) {
+        for argv in bindings.matches(recognizer: name, state: state, shape: shape, slider: slider) {
             var env = ["TOUCHBRIDGE_RECOGNIZER": name, "TOUCHBRIDGE_STATE": state,
                        "TOUCHBRIDGE_GESTURE": String(decoding: line, as: UTF8.self)]
             if let shape, let score = json["score"]?.numberValue {
@@ -345,10 +383,47 @@ extension Ctl {
                 env["TOUCHBRIDGE_X"] = "\(x)"
                 env["TOUCHBRIDGE_Y"] = "\(y)"
             }
-            if let pid = Bindings.spawn(argv, environment: env) {
-                running[pid] = argv.joined(separator: " ")
+            let words = Bindings.expand(argv, env)
+            if let pid = Bindings.spawn(words, environment: env) {
+                running[pid] = words.joined(separator: " ")
             } else {
                 log.error("\(name) \(state): cannot run \(argv[0]): \(Errno.current)")
+            }
+        }
+    }
+
+    /// A slider's commands: values come up to once a frame, and a command such as wpctl takes longer
+    /// than a frame to run. Each binding runs one at a time; a value that comes while it runs waits,
+    /// replaced by any newer one, and runs when it exits: the last value is always set, no command
+    /// piles up behind another, and two never race to set it out of order.
+    struct SliderRuns {
+        /// The command running for each binding (its argv as written), and the value waiting.
+        private var busy: [[String]: pid_t] = [:]
+        private var waiting: [[String]: [String: String]] = [:]
+
+        mutating func offer(_ argv: [String], _ env: [String: String], running: inout [pid_t: String], log: Logger) {
+            if let pid = busy[argv], running[pid] != nil {
+                waiting[argv] = env
+                return
+            }
+            start(argv, env, running: &running, log: log)
+        }
+
+        /// After a reap: the bindings whose command exited run their waiting value.
+        mutating func next(running: inout [pid_t: String], log: Logger) {
+            for (argv, pid) in busy where running[pid] == nil {
+                busy[argv] = nil
+                if let env = waiting.removeValue(forKey: argv) { start(argv, env, running: &running, log: log) }
+            }
+        }
+
+        private mutating func start(_ argv: [String], _ env: [String: String], running: inout [pid_t: String], log: Logger) {
+            let words = Bindings.expand(argv, env)
+            if let pid = Bindings.spawn(words, environment: env) {
+                running[pid] = words.joined(separator: " ")
+                busy[argv] = pid
+            } else {
+                log.error("\(env["TOUCHBRIDGE_RECOGNIZER"] ?? "") value: cannot run \(argv[0]): \(Errno.current)")
             }
         }
     }

@@ -10,7 +10,7 @@ import TouchSystem
 
 /// In the order the overview lists them (docs/commands.md follows it).
 let commands: [Ctl.Command] = [
-    Ctl.listen, Ctl.devices, Ctl.replay, Ctl.visualize, Ctl.setRotation, Ctl.setDisplay, Ctl.setFocus, Ctl.followRotation, Ctl.followFocus,
+    Ctl.listen, Ctl.devices, Ctl.replay, Ctl.visualize, Ctl.setRotation, Ctl.setDisplay, Ctl.setBrightness, Ctl.setFocus, Ctl.followRotation, Ctl.followFocus,
     Ctl.mqtt, Ctl.tuio, Ctl.websocket, Ctl.enable, Ctl.disable, Ctl.scenePush, Ctl.sceneCheck, Ctl.sceneDefault, Ctl.strokeLearn, Ctl.strokeRecord, Ctl.strokeShapes, Ctl.bind, Ctl.doctor,
     Ctl.udevMirrorProperties,
 ]

@@ -31,7 +31,7 @@ extension Ctl {
     /// `set display off|on`: for the idle manager (swayidle, hypridle), next to the command that turns
     /// the outputs off or on.
     package static let setDisplay = Command("set display", operands: "off|on",
-        "tell the daemon the display was turned off or on: while it is off, a touch only wakes it\n(a \"wake\" line on the devices topic; no view, gesture or app gets it), and after on,\ntouches within --wake-holdoff are swallowed too; needs the panel grabbed (pass-through)", options: [
+        "tell the daemon the display was turned off or on: while it is off, a touch only wakes it\n(a \"wake\" line on the devices topic; no view, gesture or app gets it), and after on,\ntouches within --wake-holdoff are swallowed too; needs the panel grabbed (pass-through);\nwith the scene's \"display\", off also turns the backlight off and on gives it back", options: [
         DaemonSocket.option,
     ]) { a in
         try a.expect(1, "off or on")
@@ -41,6 +41,20 @@ extension Ctl {
             throw Arguments.Failure(description: "touchbridgectl set display: takes off or on, not \"\(state)\"\(hint)")
         }
         return try command(a, .setDisplay(on: state == "on"))
+    }
+
+    /// `set brightness F`: the panel's backlight (docs/display.md), F of its maximum; also accepts "40%".
+    package static let setBrightness = Command("set brightness", operands: "F|N%",
+        "set the panel's backlight to a fraction of its maximum (0.4, or 40%): the display comes\non at that brightness, which a touch gives back after the scene's dimming", options: [
+        DaemonSocket.option,
+    ]) { a in
+        try a.expect(1, "the brightness: a fraction such as 0.4, or a percentage such as 40%")
+        let text = a.positional[0]
+        let value = text.hasSuffix("%") ? Double(text.dropLast()).map { $0 / 100 } : Double(text)
+        guard let f = value, f > 0, f <= 1 else {
+            throw Arguments.Failure(description: "touchbridgectl set brightness: takes a fraction above 0 and at most 1 (0.4) or a percentage (40%), not \"\(text)\"; to turn the panel off, touchbridgectl set display off")
+        }
+        return try command(a, .setBrightness(f))
     }
 
     /// `set focus --app A [--title T] [--source S]` or `--none`: the focused app, for scripts (a

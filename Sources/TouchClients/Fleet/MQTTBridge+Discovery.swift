@@ -71,6 +71,30 @@ extension MQTTBridge {
             now["\(disc)/device_automation/\(nodeID)/wake/config"] =
                 deviceTrigger(topic: config.prefix + "/wake", type: "wake", subtype: "display")
         }
+        // The panel's light (docs/display.md), brightness in percent; Home Assistant's lights need a
+        // command topic, so without control it is a brightness sensor.
+        if config.topics.contains(.devices), let d = display, d.brightness != nil {
+            var w = JSONWriter()
+            w.beginObject()
+            w.key("name"); w.staticString("Display")
+            w.key("unique_id"); w.string("touchbridge_\(nodeID)_display")
+            w.key("state_topic"); w.string(displayTopic)
+            if config.control {
+                w.key("schema"); w.staticString("json")
+                w.key("command_topic"); w.string(displayCommandTopic)
+                w.key("brightness"); w.bool(true)
+                w.key("brightness_scale"); w.int(100)
+                w.key("supported_color_modes"); w.beginArray(); w.staticString("brightness"); w.endArray()
+            } else {
+                w.key("value_template"); w.staticString("{{ value_json.brightness }}")
+                w.key("unit_of_measurement"); w.staticString("%")
+            }
+            w.key("icon"); w.staticString("mdi:tablet-dashboard")
+            availability(&w)
+            deviceBlock(&w)
+            w.endObject()
+            now["\(disc)/\(config.control ? "light" : "sensor")/\(nodeID)/display/config"] = w.bytes
+        }
         if config.topics.contains(.activity) {
             now["\(disc)/sensor/\(nodeID)/last_touch/config"] = activityEntity("Last touch", id: "last_touch",
                 template: "{{ value_json.lastTouch }}", deviceClass: "timestamp")

@@ -42,12 +42,18 @@ public final class MQTTBridge {
         var shapes: [String] = []
     }
     private(set) var recognizers: [SceneRecognizer] = []
+    /// The panel's display as its last display line said (docs/display.md); nil until one came.
+    package private(set) var display: DisplayLine.Decoded?
     /// Discovery topics published (retained), to clear those of recognizers that went away.
     var announced: Set<String> = []
     package private(set) var exitStatus: Int32 = 0
 
     package var statusTopic: String { config.prefix + "/status" }
     package var commandTopic: String { config.prefix + "/command" }
+    /// The display's state and brightness, retained (the Home Assistant light's state topic).
+    package var displayTopic: String { config.prefix + "/display" }
+    /// The light's commands, with `control`: `{"state":"ON","brightness":40}` (Home Assistant's JSON schema).
+    package var displayCommandTopic: String { config.prefix + "/display/set" }
     /// The node id of discovery topics: the prefix as one topic level.
     package var nodeID: String { String(config.prefix.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" ? $0 : "_" }) }
 
@@ -135,6 +141,12 @@ public final class MQTTBridge {
             if let json = line.json { device(json) }
         case .scene:
             if let json = line.json { scene(json) }
+        case .display:
+            guard config.topics.contains(.devices), let json = line.json, let d = DisplayLine.decode(json) else { return }
+            let first = display == nil
+            display = d
+            publishDisplay()
+            if first { announce() }                 // the panel has a display to show: its light
         case .wake:
             // A touch on a dark screen (docs/screen-aware.md): Home Assistant may turn the screen on.
             if config.topics.contains(.devices) { broker.publish(config.prefix + "/wake", line.array) }
@@ -159,6 +171,45 @@ public final class MQTTBridge {
     }
 
     private var lastTouch: String?
+
+    /// `{"state":"ON","brightness":40,"display":"dimmed","cause":"idle"}`, retained: Home Assistant's
+    /// JSON light state (ON while lit, dimmed included; brightness in percent), and the display's own
+    /// state and why it changed.
+    private func publishDisplay() {
+        guard let d = display else { return }
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("state"); w.staticString(d.state == "off" ? "OFF" : "ON")
+        if let b = d.brightness { w.key("brightness"); w.int(Int((b * 100).rounded())) }
+        w.key("display"); w.string(d.state)
+        w.key("cause"); w.string(d.cause)
+        w.endObject()
+        broker.publish(displayTopic, w.bytes, retain: true)
+    }
+
+    /// A message on the light's command topic as the daemon's command: on, off, or a brightness in
+    /// percent (1…100; 0 is off). Anything else is refused with the reason.
+    public static func displayCommand(_ payload: [UInt8], retained: Bool = false) -> Result<ClientCommand, ClientCommand.Refusal> {
+        guard payload.count <= 1024 else { return .failure(.init(message: "a light command of \(payload.count) bytes is refused: at most 1024")) }
+        guard !retained else { return .failure(.init(message: "retained light commands are not carried out")) }
+        var parser = JSONParser(bytes: payload, recordsLines: false)
+        guard let json = try? parser.parse(), let members = json.objectValue else {
+            return .failure(.init(message: #"a light command is a JSON object: {"state":"ON","brightness":40} or {"state":"OFF"}"#))
+        }
+        for (k, _) in members where k != "state" && k != "brightness" {
+            return .failure(.init(message: "\"\(k)\": the panel's light takes \"state\" and \"brightness\" (percent) only"))
+        }
+        let state = json["state"]?.stringValue
+        guard state == "ON" || state == "OFF" || (state == nil && json["brightness"] != nil) else {
+            return .failure(.init(message: "\"state\" must be \"ON\" or \"OFF\""))
+        }
+        if state == "OFF" { return .success(.setDisplay(on: false)) }
+        guard let b = json["brightness"] else { return .success(.setDisplay(on: true)) }
+        guard let pct = b.numberValue, pct >= 0, pct <= 100 else {
+            return .failure(.init(message: "\"brightness\" must be a percentage from 0 to 100"))
+        }
+        return .success(pct == 0 ? .setDisplay(on: false) : .setBrightness(max(pct, 1) / 100))
+    }
 
     private func publishActivity() {
         lastTouch = Self.isoNow()
@@ -212,7 +263,8 @@ public final class MQTTBridge {
         broker.publish(statusTopic, Array((daemonIsConnected ? "online" : "offline").utf8), retain: true, qos: 1)
         if config.topics.contains(.devices) && daemonIsConnected { publishDevices() }
         if lastTouch != nil { publishActivity() }
-        if config.control { broker.subscribe(commandTopic) }
+        if config.control { broker.subscribe(commandTopic); broker.subscribe(displayCommandTopic) }
+        if display != nil { publishDisplay() }
         announced = []                                  // the broker may have lost them: all again
         announce()
     }
@@ -278,7 +330,7 @@ public final class MQTTBridge {
     }
 
     private func message(_ topic: String, _ payload: [UInt8], retained: Bool) {
-        guard config.control, topic == commandTopic else { return }
+        guard config.control, topic == commandTopic || topic == displayCommandTopic else { return }
         let result = commandTopic + "/result"
         let what = "command on \(topic) (\(payload.count) byte\(payload.count == 1 ? "" : "s")\(retained ? ", retained" : ""))"
         func refuse(_ message: String) {
@@ -286,10 +338,17 @@ public final class MQTTBridge {
             broker.publish(result, ErrorLine.encode(message), qos: 1)
         }
         let command: ClientCommand
-        switch Self.command(payload, retained: retained, allowScenes: config.allowScenes, topic: commandTopic) {
-        case .failure(let why): return refuse(why.message)
-        case .success(nil): return
-        case .success(let c?): command = c
+        if topic == displayCommandTopic {
+            switch Self.displayCommand(payload, retained: retained) {
+            case .failure(let why): return refuse(why.message)
+            case .success(let c): command = c
+            }
+        } else {
+            switch Self.command(payload, retained: retained, allowScenes: config.allowScenes, topic: commandTopic) {
+            case .failure(let why): return refuse(why.message)
+            case .success(nil): return
+            case .success(let c?): command = c
+            }
         }
         guard daemonIsConnected else { return refuse("the daemon is not connected") }
         let said = "\(what), \(command.name)\(command.logDetail)"

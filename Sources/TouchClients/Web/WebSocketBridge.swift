@@ -142,7 +142,7 @@ package final class WebSocketBridge {
         switch event {
         case .gesture, .pencil: .gestures
         case .touch: .touches
-        case .device, .wake: .devices
+        case .device, .wake, .display: .devices
         case .recognizer: .recognizers
         case .scene: .scene
         case .action: .actions

@@ -111,7 +111,7 @@ public final class Daemon {
             self.wantsScene = topics.contains(.scene)
         }
         server.onSubscribe = { [unowned self] topics in
-            (topics.contains(.devices) ? self.devices.presentDeviceLines() : [])
+            (topics.contains(.devices) ? self.devices.presentDeviceLines() + self.pipeline.displayStateLines(time: monotonicNow()) : [])
                 + (topics.contains(.scene) ? [self.pipeline.sceneLine()] : [])
                 + (topics.contains(.recognizers) ? self.pipeline.recognizerStateLines() : [])
                 + (topics.contains(.focus) ? [FocusLine.encode(self.focus?.focus, time: monotonicNow())] : [])

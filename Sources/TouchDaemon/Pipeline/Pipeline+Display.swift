@@ -116,6 +116,14 @@ extension Pipeline {
         apply(displayPower.command(brightness: fraction, at: time))
     }
 
+    /// A new `devices` subscriber's display line, `cause` "subscribed": the state and brightness now,
+    /// where the scene has a `"display"` (the pipeline then owns the backlight) or a command set it.
+    public func displayStateLines(time: Double) -> [[UInt8]] {
+        guard scene.display != nil || displayPower.state != .on else { return [] }
+        let brightness = displayPower.state == .off && scene.display != nil ? 0 : backlights?.brightness(sceneBacklight)
+        return [DisplayLine.encode(time: time, state: displayPower.state.rawValue, brightness: brightness, cause: "subscribed")]
+    }
+
     /// Timers due by `time` (the pipeline's `advance`).
     func advanceDisplay(to time: Double) {
         while let d = displayPower.nextDeadline, d <= time {

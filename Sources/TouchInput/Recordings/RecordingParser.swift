@@ -250,7 +250,7 @@ extension StringProtocol {
     }
 
     /// Every occurrence of `needle` replaced (no Foundation).
-    func replacingAll(_ needle: String, with replacement: String) -> String {
+    package func replacingAll(_ needle: String, with replacement: String) -> String {
         var result = ""
         var rest = Substring(self)
         while !rest.isEmpty {

@@ -7,14 +7,14 @@ import TouchSystem
 public struct DaemonLine {
     /// The `"event"` of a line: one case per line type of the protocol (docs/protocol.md).
     public enum Event: Equatable, Sendable {
-        case hello, subscribed, ok, error, gesture, touch, device, scene, recognizer, action, activity, wake, pencil, focus
+        case hello, subscribed, ok, error, gesture, touch, device, scene, recognizer, action, activity, wake, pencil, focus, display
         /// A line this client does not know (a newer daemon's), or one whose event could not be read.
         case other
 
         public static let byName: [String: Event] = [
             "hello": .hello, "subscribed": .subscribed, "ok": .ok, "error": .error, "gesture": .gesture,
             "touch": .touch, "device": .device, "scene": .scene, "recognizer": .recognizer, "action": .action,
-            "activity": .activity, "wake": .wake, "pencil": .pencil, "focus": .focus,
+            "activity": .activity, "wake": .wake, "pencil": .pencil, "focus": .focus, "display": .display,
         ]
     }
 

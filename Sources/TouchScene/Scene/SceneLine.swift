@@ -138,6 +138,8 @@ extension SceneLine {
             package var enabled: Bool
             /// A stroke's shapes: those it takes ("shapes"), else every template's.
             package var shapes: [String] = []
+            /// Its action's kind ("keys", "value", …), nil without one.
+            package var action: String? = nil
         }
         package var width = 0.0, height = 0.0
         package var viewCount = 0
@@ -155,8 +157,10 @@ extension SceneLine {
                     for r in v[ViewSchema.recognizersKey]?.arrayValue ?? [] {
                         guard let n = r[RecognizerSchema.nameKey]?.stringValue, !n.isEmpty else { continue }
                         let shapes = (r["shapes"] ?? r[StrokeSchema.templateNamesKey])?.arrayValue?.compactMap(\.stringValue) ?? []
+                        let action = r[RecognizerSchema.actionKey]?.objectValue?.first { ActionSchema.kindNames.contains($0.0) }?.0
                         o.recognizers.append(Recognizer(name: n, type: r[RecognizerSchema.typeKey]?.stringValue ?? "",
-                                                        enabled: r[RecognizerSchema.enabledKey]?.boolValue ?? true, shapes: shapes))
+                                                        enabled: r[RecognizerSchema.enabledKey]?.boolValue ?? true, shapes: shapes,
+                                                        action: action))
                     }
                     walk(v[ViewSchema.subviewsKey])
                 }
