@@ -72,7 +72,7 @@ public struct Backlight: Equatable, Sendable {
     public func setBrightness(_ raw: Int) throws(BacklightError) {
         let path = directory + "/brightness"
         let fd: FileDescriptor
-        do throws(SystemError) { fd = try FileDescriptor.open(path, O_WRONLY) } catch { throw BacklightError(message: Self.explain(error, path)) }
+        do throws(SystemError) { fd = try FileDescriptor.open(path, O_WRONLY | O_TRUNC) } catch { throw BacklightError(message: Self.explain(error, path)) }
         defer { fd.close() }
         do throws(Errno) { try fd.writeAll(Array("\(raw)\n".utf8)) } catch {
             throw BacklightError(message: Self.explain(SystemError("write", path, error), path))

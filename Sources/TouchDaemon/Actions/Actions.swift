@@ -55,8 +55,14 @@ public final class Actions {
     /// The coasting's tick: 60 a second, a display's frame rate (UIScrollView moves content once a frame).
     package static let tick = 1.0 / 60
 
-    public init(devices: ActionDevices?, log: Logger) {
+    /// No action devices could be made (no /dev/uinput): only what needs none acts (a slider), and the
+    /// rest is not even told (a line would say keys were typed that were not).
+    public let deviceless: Bool
+
+    /// `devices` nil: lines only (`replay --actions`), or with `deviceless` only the sliders.
+    public init(devices: ActionDevices?, deviceless: Bool = false, log: Logger) {
         self.devices = devices
+        self.deviceless = deviceless
         self.log = log
     }
 
@@ -156,7 +162,7 @@ public final class Actions {
     // MARK: Firing (AC1)
 
     private func fired(_ b: Binding, _ g: GestureRecognizer) {
-        guard !isFailed, b.recognizer != nil else { return }
+        guard !isFailed, b.recognizer != nil, !(deviceless && b.action.needsDevices) else { return }
         lastTime = max(lastTime, g.currentTime)
         if let shape = b.action.shape, (g as? StrokeGestureRecognizer)?.recognizedShape != shape { return }     // a stroke's, for one shape
         if let d = g.gestureTouches.first?.device { b.device = d }

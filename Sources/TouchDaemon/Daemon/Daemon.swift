@@ -222,7 +222,13 @@ public final class Daemon {
             + pipeline.clientScenes.reduce(0) { $0 + $1.actions.count }
         guard wanted > 0, pipeline.actions == nil else { return }
         switch actionsState {
-        case .off:
+        case .off(let why):
+            // Without the devices, sliders still slide (they need none); not with --no-actions.
+            let sliders = (pipeline.scene.actions.map(\.action) + pipeline.clientScenes.flatMap { $0.actions.map(\.action) })
+                .contains { !$0.needsDevices }
+            if why != "--no-actions" && sliders {
+                pipeline.startActions(Actions(devices: nil, deviceless: true, log: log)) { _ in }
+            }
             return
         case .unused:
             if options.noActions {
@@ -238,7 +244,8 @@ public final class Daemon {
                 actionsState = .ready(made, toldNoPassthrough: false)
             } catch {
                 actionsState = .off("\(error)")
-                log.warning("actions are off: \(error); gestures are still served on the socket")
+                log.warning("actions are off: \(error); gestures are still served on the socket, and sliders still set their values")
+                startActionsIfWanted()
                 return
             }
             startActionsIfWanted()
@@ -261,6 +268,7 @@ public final class Daemon {
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     public func run() -> Int32 {
         pipeline.startDisplayClock(at: monotonicNow())
+        rearm()                                         // the dimming's first timer
         startActionsIfWanted()
         if !options.noDevices { devices.start(replaying: !recordings.isEmpty) }
         if !recordings.isEmpty {

@@ -56,6 +56,12 @@ package struct DisplayGate {
         }
     }
 
+    /// The display is lit again by the daemon itself after dimming (DS3): the picture never went, so
+    /// no hold-off; the sequence that woke it stays swallowed until it lifts.
+    package mutating func setOnWithoutHoldoff() {
+        display = .on
+    }
+
     /// The verdict on `frame`. `underWay`: the device already has touches down that were let through
     /// (a sequence that began before the display went off goes on as it began). `dpmsOff`: the device's
     /// dpms attribute says Off (asked only when a sequence begins).

@@ -28,6 +28,8 @@ public enum OfflineReplay {
         /// seconds from the recordings' first event (`--focus-at T=APP`; an empty APP: none known).
         public var focus: String?
         public var focusChanges: [(time: Double, app: String?)] = []
+        /// The display's lines (the scene's dimming, docs/display.md) are handed out, at their times.
+        public var display = true
 
         public init(topics: Topics = .gestures, mirrorPath: String? = nil, deviceIndex: Int = 0) {
             self.topics = topics
@@ -89,7 +91,8 @@ public enum OfflineReplay {
         pipeline.wantsTouches = options.topics.contains(.touches)
         pipeline.wantsRecognizers = options.topics.contains(.recognizers)
         pipeline.onLines = { topic, bytes in
-            guard options.topics.contains(topic) || (topic == .actions && options.actions) else { return }
+            guard options.topics.contains(topic) || (topic == .actions && options.actions)
+                    || (topic == .devices && options.display) else { return }
             // A chunk holds one or more lines, separated by newlines.
             var start = 0
             for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x0a {

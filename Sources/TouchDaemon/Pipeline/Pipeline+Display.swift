@@ -98,12 +98,14 @@ extension Pipeline {
     func notePower(_ frame: DigitizerFrame) {
         displayPower.start(at: frame.timestamp)
         let touching = frame.contacts.contains { !$0.isCancelled }
-        apply(displayPower.frame(device: frame.device, touching: touching, at: frame.timestamp))
+        let before = displayPower.state
+        apply(displayPower.frame(device: frame.device, touching: touching, at: frame.timestamp), from: before)
     }
 
     /// The idle manager, a script or Home Assistant turned the display off or on (`set display`).
     public func setDisplay(on: Bool, at time: Double) {
-        apply(displayPower.command(on: on, at: time, brightnessNow: backlights?.brightness(sceneBacklight)))
+        let before = displayPower.state
+        apply(displayPower.command(on: on, at: time, brightnessNow: backlights?.brightness(sceneBacklight)), from: before)
     }
 
     /// `set brightness F`: the panel's backlight at F, the display on. Refused when there is no
@@ -112,8 +114,8 @@ extension Pipeline {
         guard let backlights, backlights.brightness(sceneBacklight) != nil else {
             throw ClientCommand.Refusal(message: "set.brightness: no backlight to set: \(sceneBacklight.map { "/sys/class/backlight/\($0)" } ?? "/sys/class/backlight") has none this daemon can read (its log says why)")
         }
-        _ = backlights
-        apply(displayPower.command(brightness: fraction, at: time))
+        let before = displayPower.state
+        apply(displayPower.command(brightness: fraction, at: time), from: before)
     }
 
     /// A new `devices` subscriber's display line, `cause` "subscribed": the state and brightness now,
@@ -127,20 +129,27 @@ extension Pipeline {
     /// Timers due by `time` (the pipeline's `advance`).
     func advanceDisplay(to time: Double) {
         while let d = displayPower.nextDeadline, d <= time {
+            let before = displayPower.state
             guard let change = displayPower.advance(to: d, brightnessNow: backlights?.brightness(sceneBacklight)) else { break }
-            apply(change)
+            apply(change, from: before)
         }
     }
 
     /// Makes a change: the backlight set, the display gate told (off swallows the waking touch; on
     /// swallows what lands in the hold-off), and the line.
-    func apply(_ change: DisplayPower.Change?) {
+    func apply(_ change: DisplayPower.Change?, from before: DisplayPower.State) {
         guard let change else { return }
         var brightness = change.brightness
         if let b = change.brightness, let backlights {
             brightness = backlights.set(sceneBacklight, b, off: change.state == .off) ?? b
         }
-        displayGate.set(on: change.state != .off, at: change.time)
+        // Dimmed or dark, a touch only wakes it (DS3): the gate swallows the sequence. Lit again from
+        // dim there is no hold-off: the picture never went.
+        switch change.state {
+        case .off, .dimmed: displayGate.set(on: false, at: change.time)
+        case .on where before == .dimmed: displayGate.setOnWithoutHoldoff()
+        case .on: displayGate.set(on: true, at: change.time)
+        }
         if let onLines {
             DisplayLine.encode(time: change.time, state: change.state.rawValue, brightness: brightness, cause: change.cause.rawValue)
                 .withUnsafeBufferPointer { onLines(.devices, $0) }

@@ -106,6 +106,8 @@ public final class Pipeline {
         applyScopes(newScene.scopes)
         applyPassthroughApps()
         applyFocusWhenIdle()
+        // A scene without "display" gives the backlight back before letting it go.
+        if newScene.display == nil && oldScene.display != nil && displayPower.state != .on { setDisplay(on: true, at: time) }
         displayPower.config = newScene.display
         flushWrites()                           // fingers the old scene had on the touchpad lift
         onSceneChanged?()

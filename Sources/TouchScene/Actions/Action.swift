@@ -35,6 +35,12 @@ public struct Action: Equatable, Sendable {
     /// A stroke's action for one shape only (`"on": "circle"`, docs/strokes.md); nil: any shape.
     public var shape: String? = nil
 
+    /// Whether it writes to the action devices (a value only tells, and sets a backlight).
+    public var needsDevices: Bool {
+        if case .value = kind { return false }
+        return true
+    }
+
     /// The action's name on the socket (`"action"` of an action line): its key in a scene file.
     public var name: StaticString { ActionSchema.kind(of: kind).key }
 }
