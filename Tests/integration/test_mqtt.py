@@ -284,6 +284,50 @@ class MQTTTests(TestCase):
             b.terminate()
             b.wait(10)
 
+    def test_home_assistants_light_sets_the_brightness_and_a_touch_after_dimming_restores_it_and_is_swallowed(self):
+        # The panel's backlight, a fake sysfs tree (docs/display.md): dims 1.5 s after the last lift.
+        tmp = self.tempdir()
+        broker = Broker(tmp)
+        self.addCleanup(broker.stop)
+        light = os.path.join(tmp, "sys", "class", "backlight", "panel_bl")
+        os.makedirs(light)
+        for f, v in (("type", "raw"), ("max_brightness", 200), ("brightness", 200)):
+            with open(os.path.join(light, f), "w") as out:
+                out.write("{}\n".format(v))
+        scene = self.json_file(tmp, "scene.json", {
+            "window": {"width": 800, "height": 480}, "display": {"dimAfter": 1.5, "dimTo": 0.1},
+            "views": [{"name": "screen", "frame": [0, 0, 800, 480], "recognizers": [{"name": "tap", "type": "tap"}]}]})
+        rec = os.path.join(tmp, "tap.evemu")
+        tbsupport.evemu_frames(rec, [{0: (2048, 2048)}] * 4, hz=60)
+        d = self.daemon("--no-devices", "--sysfs-root", os.path.join(tmp, "sys"), "--scene", scene, "--replay", rec, "--replay-delay", "6")
+        c = Client(d.socket, ["gestures", "devices"])
+        config = self.config(broker, homeassistant=True, control=True)
+        configs = Subscriber(broker, topics=("homeassistant/light/+/+/config", PREFIX + "/display", PREFIX + "/command/result"))
+        self.bridge(config, d.socket)
+        self.assertTrue(wait_for(lambda: any("/light/" in t for t, _ in configs.messages()), timeout=15), self.bridge_log(config))
+        entity = next(json.loads(p) for t, p in configs.messages() if "/light/" in t)
+        self.assertEqual((entity["schema"], entity["brightness_scale"], entity["state_topic"]), ("json", 100, PREFIX + "/display"))
+        self.assertEqual(entity["supported_color_modes"], ["brightness"])
+        # Home Assistant sets 40 %: the backlight is 80 of 200, and the state says so.
+        subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(broker.port), "-u", "ha", "-P", "ha-secret", "-q", "1",
+                        "-t", entity["command_topic"], "-m", '{"state":"ON","brightness":40}'], check=True)
+        self.assertTrue(wait_for(lambda: open(os.path.join(light, "brightness")).read().strip() == "80", timeout=10))
+        states = lambda: [json.loads(p) for t, p in configs.messages() if t == PREFIX + "/display"]
+        self.assertTrue(wait_for(lambda: {"state": "ON", "brightness": 40, "display": "on", "cause": "command"} in states(), timeout=10))
+        # 1.5 s later it dims to 10 %; the replayed tap (6 s in) gives the 40 % back and is no tap.
+        lines = c.until(lambda l: l["event"] == "display" and l["cause"] == "touch", timeout=20)
+        self.assertEqual([(l["state"], l["cause"]) for l in lines if l["event"] == "display"][-2:], [("dimmed", "idle"), ("on", "touch")])
+        self.assertEqual(open(os.path.join(light, "brightness")).read().strip(), "80")
+        c.pump(0.5)
+        self.assertEqual([l for l in c.lines_seen if l["event"] == "gesture"], [])
+        self.assertTrue(wait_for(lambda: states()[-1:] == [{"state": "ON", "brightness": 40, "display": "on", "cause": "touch"}], timeout=10))
+        self.assertIn({"state": "ON", "brightness": 10, "display": "dimmed", "cause": "idle"}, states())
+        # What Home Assistant must not send is refused with the reason, and changes nothing.
+        subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(broker.port), "-u", "ha", "-P", "ha-secret", "-q", "1",
+                        "-t", entity["command_topic"], "-m", '{"state":"ON","color":"red"}'], check=True)
+        self.assertTrue(wait_for(lambda: any('\\"color\\"' in p or '"color"' in p for t, p in configs.messages() if t.endswith("/result")), timeout=10))
+        configs.stop()
+
     def test_mqtt_3_1_1_works_as_5_does(self):
         tmp = self.tempdir()
         broker = Broker(tmp)
