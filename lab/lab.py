@@ -25,6 +25,7 @@ import screen
 import pens
 import tuio
 import focus
+import touchpad
 
 
 def main():
@@ -54,13 +55,14 @@ def main():
         checks += [(name, lambda w, f=f: f(args.bin, w)) for name, f in pens.CHECKS]
         checks += [(name, lambda w, f=f: f(args.bin, w)) for name, f in tuio.CHECKS]
         checks += [(name, lambda w, f=f: f(args.bin, w)) for name, f in focus.CHECKS]
+        checks += [(name, lambda w, f=f: f(args.bin, w)) for name, f in touchpad.CHECKS]
         checks += [("cpu", lambda w: measure_cpu(args.bin, w, args.compare)),
                    ("instructions", lambda w: measure_instructions(args.bin, w))]
         if args.check == "wakeup":                      # only when asked
             checks.append(("wakeup", lambda w: measure_wakeup(args.bin, w)))
         # --check passthrough, --check actions: every check of that group.
         checks = [c for c in checks if not args.check or c[0] == args.check
-                  or (args.check in ("passthrough", "actions", "screen", "pens", "tuio", "focus") and c[0].startswith(args.check))]
+                  or (args.check in ("passthrough", "actions", "screen", "pens", "tuio", "focus", "touchpad") and c[0].startswith(args.check))]
     passthrough.install_udev_rules(args.bin)
     for name, check in checks:
         # Unix sockets cannot live on the host's shared filesystem: use the guest's own tmpfs.

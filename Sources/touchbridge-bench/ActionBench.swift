@@ -14,13 +14,17 @@ struct ActionFigures {
     var fire: Double, fireWithout: Double
     /// A frame of a one-finger pan that scrolls (a wheel event each): with its action, and without.
     var scroll: Double, scrollWithout: Double
+    /// A frame of a three-finger pan that plays on the touchpad (a touchpad frame and its action line),
+    /// and the same pan without the action.
+    var touchpad: Double, touchpadWithout: Double
 }
 
 func actionBench(log: Logger, rounds: Int) -> ActionFigures {
     let text = """
     {"window": {"width": 1280, "height": 800}, "keyboard": {"layout": "us"}, "views": [
       {"name": "top", "frame": [0, 0, 1280, 400], "recognizers": [
-        {"name": "undo", "type": "swipe", "direction": ["right"], "action": {"keys": "ctrl+z"}}]},
+        {"name": "undo", "type": "swipe", "direction": ["right"], "action": {"keys": "ctrl+z"}},
+        {"name": "workspaces", "type": "pan", "minimumNumberOfTouches": 3, "maximumNumberOfTouches": 3, "action": {"touchpad": {}}}]},
       {"name": "list", "frame": [0, 400, 1280, 400], "recognizers": [
         {"name": "scroll", "type": "pan", "action": {"scroll": {"deceleration": "none"}}}]}]}
     """
@@ -30,17 +34,19 @@ func actionBench(log: Logger, rounds: Int) -> ActionFigures {
         let p = Pipeline(scene: scene, log: log)
         p.onLines = { _, _ in }
         if actions {
-            p.startActions(Actions(devices: ActionDevices(keyboard: keyboard, pointer: EncodingSink()), log: log)) { _ in }
+            p.startActions(Actions(devices: ActionDevices(keyboard: keyboard, pointer: EncodingSink(), touchpad: EncodingSink()), log: log)) { _ in }
         }
         return p
     }
     /// Times the frames of `strokes` strokes of one finger from `from`, `step` points a frame, `frames`
     /// frames each; `timed(i)` says which frame of a stroke is timed.
-    func run(_ p: Pipeline, from: Point, step: Double, frames: Int, timed: (Int) -> Bool) -> [Double] {
+    func run(_ p: Pipeline, from: Point, step: Double, frames: Int, fingers: Int = 1, timed: (Int) -> Bool) -> [Double] {
         var t = 0.0, out: [Double] = []
         for _ in 0..<rounds {
             for i in 0...frames {
-                let f = DigitizerFrame(timestamp: t, contacts: [Contact(id: 1, location: Point(x: from.x + step * Double(i), y: from.y))])
+                let f = DigitizerFrame(timestamp: t, contacts: (0..<fingers).map { k in
+                    Contact(id: 1 + k, location: Point(x: from.x + step * Double(i), y: from.y + 60 * Double(k)))
+                })
                 let t0 = now()
                 p.handle(f)
                 if timed(i) { out.append(Double(now() - t0)) }
@@ -62,6 +68,11 @@ func actionBench(log: Logger, rounds: Int) -> ActionFigures {
     let scrolling = { (i: Int) in i >= 4 }
     let scroll = run(pipeline(actions: true), from: Point(x: 100, y: 600), step: 6, frames: 40, timed: scrolling)
     let scrollWithout = run(pipeline(actions: false), from: Point(x: 100, y: 600), step: 6, frames: 40, timed: scrolling)
+    // The touchpad: three fingers 6 pt a frame, every frame after the pan began moves them; the lift
+    // waits out its 250 ms before the next stroke (the 0.5 s between strokes).
+    let touchpad = run(pipeline(actions: true), from: Point(x: 100, y: 100), step: 6, frames: 40, fingers: 3, timed: scrolling)
+    let touchpadWithout = run(pipeline(actions: false), from: Point(x: 100, y: 100), step: 6, frames: 40, fingers: 3, timed: scrolling)
     return ActionFigures(fire: percentile(fire, 0.5), fireWithout: percentile(fireWithout, 0.5),
-                         scroll: percentile(scroll, 0.5), scrollWithout: percentile(scrollWithout, 0.5))
+                         scroll: percentile(scroll, 0.5), scrollWithout: percentile(scrollWithout, 0.5),
+                         touchpad: percentile(touchpad, 0.5), touchpadWithout: percentile(touchpadWithout, 0.5))
 }

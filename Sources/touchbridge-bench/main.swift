@@ -110,7 +110,8 @@ if runs("actions") {
     let a = actionBench(log: log, rounds: quick ? 2_000 : 20_000)
     actionFigures = a
     say("actions: a frame that fires a keys action \(Int(a.fire)) ns (the same frame without it \(Int(a.fireWithout)) ns); "
-        + "a scrolling frame \(Int(a.scroll)) ns (without scrolling \(Int(a.scrollWithout)) ns); medians, next to the pipeline's \(Int(pipelineMedian)) ns")
+        + "a scrolling frame \(Int(a.scroll)) ns (without scrolling \(Int(a.scrollWithout)) ns); "
+        + "a three-finger frame played on the touchpad \(Int(a.touchpad)) ns (without \(Int(a.touchpadWithout)) ns); medians, next to the pipeline's \(Int(pipelineMedian)) ns")
 }
 if only == "actions" { exit(0) }
 
@@ -282,6 +283,8 @@ if let a = actionFigures {
     w.key("action_fire_without_action_ns_per_frame_median"); w.number(a.fireWithout.rounded())
     w.key("action_scroll_ns_per_frame_median"); w.number(a.scroll.rounded())
     w.key("action_scroll_without_action_ns_per_frame_median"); w.number(a.scrollWithout.rounded())
+    w.key("action_touchpad_ns_per_frame_median"); w.number(a.touchpad.rounded())
+    w.key("action_touchpad_without_action_ns_per_frame_median"); w.number(a.touchpadWithout.rounded())
 }
 if let f = penFigures {
     w.key("pen_stroke_ns_per_frame_median"); w.number(f.stroke.rounded())

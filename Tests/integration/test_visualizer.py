@@ -105,11 +105,22 @@ class VisualizerTests(TestCase):
         with headless.Browser() as b:
             p = b.open("file://" + report)
             self.assertTrue(p.wait_for("document.body.dataset.lines > 0"))
-            p.evaluate("S.t = M.t1; S.follow = false; S.dirty = true; draw()")
-            lane = "document.querySelector('.lane[data-recognizer=workspaceRight]')"
-            self.assertEqual(p.evaluate(lane + ".dataset.actions"), "1")
-            self.assertIn("keys super+Page_Down", p.evaluate(lane + ".querySelector('.value').textContent"))
-            self.assertEqual(p.evaluate("document.querySelector('.lane[data-recognizer=overview]').dataset.actions"), "0")
+            # The three-finger pan plays on the touchpad: mid-swipe its lane draws the pad's three fingers,
+            # where the last touchpad line put them; after the lift, none.
+            touchpad = [l for l in printed if l["event"] == "action" and l["action"] == "touchpad"]
+            mid = touchpad[len(touchpad) // 2]
+            p.evaluate("S.t = {}; S.follow = false; S.dirty = true; draw()".format(mid["time"]))
+            lane = "document.querySelector('.lane[data-recognizer=workspaces]')"
+            self.assertEqual(p.evaluate(lane + ".dataset.actions"), str(len(touchpad) // 2 + 1))
+            self.assertIn("touchpad 3 fingers", p.evaluate(lane + ".querySelector('.value').textContent"))
+            self.assertEqual(p.evaluate(lane + ".querySelector('.pad').dataset.fingers"), "3")
+            self.assertFalse(p.evaluate(lane + ".querySelector('.pad').hasAttribute('hidden')"))
+            cx = p.evaluate("[..." + lane + ".querySelectorAll('.pad circle')].map(c => +c.getAttribute('cx'))")
+            self.assertEqual(cx, [math.floor(f[0] * 10 + 0.5) / 10 for f in mid["fingers"]])      # as the page rounds
+            p.evaluate("S.t = M.t1; S.dirty = true; draw()")
+            self.assertTrue(p.evaluate(lane + ".querySelector('.pad').hasAttribute('hidden')"))
+            self.assertIn("touchpad lifted", p.evaluate(lane + ".querySelector('.value').textContent"))
+            self.assertEqual(p.evaluate("document.querySelector('.lane[data-recognizer=contextMenu]').dataset.actions"), "0")
 
     def test_a_report_draws_a_pencil_with_its_tilt(self):
         tmp = self.tempdir()

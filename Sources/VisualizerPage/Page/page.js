@@ -235,10 +235,14 @@ function laneRow(l) {
   div.className = "lane";
   div.dataset.recognizer = l.name;
   div.innerHTML = `<div class="name" title="${esc(l.name)} on ${esc(l.view ?? "")}">${esc(l.name)}<span class="type">${esc(l.type)}</span></div>`
-                + `<canvas></canvas><div class="now"><span class="state"></span> <span class="value"></span> <span class="reason"></span></div>`;
+                + `<canvas></canvas><div class="now"><span class="state"></span> <span class="value"></span> <span class="reason"></span>`
+                // The touchpad's fingers while the gesture plays them (docs/actions.md, "Touchpad"): the
+                // pad's 130 × 90 mm, a dot a finger.
+                + `<svg class="pad" viewBox="0 0 130 90" hidden><rect x="0.5" y="0.5" width="129" height="89" rx="6"/><g></g></svg></div>`;
   $("lanes").appendChild(div);
   row = { div, canvas: div.querySelector("canvas"), state: div.querySelector(".state"),
-          value: div.querySelector(".value"), reason: div.querySelector(".reason") };
+          value: div.querySelector(".value"), reason: div.querySelector(".reason"),
+          pad: div.querySelector(".pad"), fingers: div.querySelector(".pad g") };
   rows.set(l.name, row);
   return row;
 }
@@ -341,6 +345,8 @@ function actionText(a) {
     case "keys": return `keys ${a.keys}`;
     case "scroll": return `scroll ${a.dx}, ${a.dy}${a.state === "coasting" ? " (coasting)" : ""}`;
     case "zoom": return `zoom ${a.notches > 0 ? "+" : ""}${a.notches}`;
+    case "touchpad": return a.fingers.length ? `touchpad ${a.fingers.length} finger${a.fingers.length > 1 ? "s" : ""}` : "touchpad lifted";
+    case "value": return `value ${a.value}`;
     default: return a.action;
   }
 }
@@ -363,6 +369,14 @@ function laneNow(l, row) {
     const act = l.actions[upTo(l.actions, S.t)];
     row.div.dataset.actions = upTo(l.actions, S.t) + 1;
     if (act) row.value.textContent += ` · ${actionText(act)}`;
+    const fingers = act && act.action === "touchpad" ? act.fingers : [];
+    const pad = fingers.map((f) => `${num(f[0])},${num(f[1])}`).join(" ");
+    if (row.pad.dataset.at !== pad) {
+      row.pad.dataset.at = pad;
+      row.pad.dataset.fingers = fingers.length;
+      row.pad.toggleAttribute("hidden", !fingers.length);
+      row.fingers.innerHTML = fingers.map((f) => `<circle cx="${num(f[0])}" cy="${num(f[1])}" r="5"/>`).join("");
+    }
     // The last failure, cancellation or wait up to now, unless the recognizer succeeded since.
     let why = null;
     for (let k = upTo(tr, S.t); k >= 0; k--) {

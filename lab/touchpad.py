@@ -1,0 +1,187 @@
+"""The hardware lab's touchpad and display checks (docs/actions.md "Touchpad", docs/display.md):
+touchbridged passes the lab's panel through and plays its gestures' fingers on its own uinput
+touchpad; `libinput debug-events` reads the touchpad as a compositor would. Each is its own PASS line:
+- libinput list-devices takes `TouchBridge touchpad` for a touchpad with gestures;
+- a three-finger pan: GESTURE_SWIPE_BEGIN with 3 fingers, updates whose unaccelerated deltas sum to the
+  fingers' travel after the pan began times the scale (within 5 %), GESTURE_SWIPE_END not cancelled;
+  the mirror's cancel before the touchpad's first frame (kernel clocks);
+- a two-finger pinch: GESTURE_PINCH_* whose last scale is within 5 % of the pinch's own;
+- SIGKILL mid-swipe: the touchpad goes, libinput ends the gesture and has no finger down;
+- the kernel's backlight class: whether the guest has a backlight device (a NOTE line; none can be made
+  without a panel's driver).
+"""
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+
+from common import report, tbsupport
+from passthrough import HZ, MirrorReader, gesture
+from actions import ActionRig
+
+# 1 mm of the pad is 1000/25.4 of libinput's normalized units (its deltas are at 1000 dpi).
+UNITS_PER_MM = 1000 / 25.4
+SCALE = 0.05                         # mm a point: 400 pt of travel are 20 mm, 787 units
+
+SCENE = {
+    "window": {"width": 800, "height": 480},
+    "devices": [{"name": "Lab*", "passthrough": True}],
+    "views": [
+        {"name": "desktop", "frame": [0, 0, 800, 480], "multipleTouchEnabled": True,
+         "recognizers": [
+             {"name": "workspaces", "type": "pan", "minimumNumberOfTouches": 3, "maximumNumberOfTouches": 3,
+              "action": {"touchpad": {"scale": SCALE}}},
+             {"name": "zoom", "type": "pinch", "action": {"touchpad": {}}},
+         ]},
+    ],
+}
+
+
+class TouchpadRig(ActionRig):
+    def __init__(self, binaries, workdir, scene=SCENE):
+        super().__init__(binaries, workdir, scene, topics=("gestures", "actions", "devices"))
+        m = self.daemon.wait_for_log(r'actions: "TouchBridge touchpad" \((/dev/input/event\d+)\)')
+        self.touchpad = m.group(1) if m else None
+        subprocess.run(["udevadm", "settle", "--timeout=10"])
+
+    @property
+    def ready(self):
+        return bool(self.touchpad) and super().ready
+
+
+def gestures(text, kind):
+    """[(phase, fingers, rest of the line)] of libinput's GESTURE_<kind>_* events."""
+    return [(m.group(1), int(m.group(2)), m.group(3)) for m in
+            re.finditer(r"GESTURE_{}_(BEGIN|UPDATE|END)\s+\+[0-9.]+s\s+(\d+)(.*)".format(kind), text)]
+
+
+def unaccelerated(rest):
+    m = re.search(r"\(\s*(-?[0-9.]+)/\s*(-?[0-9.]+) unaccelerated\)", rest)
+    return (float(m.group(1)), float(m.group(2))) if m else (0.0, 0.0)
+
+
+def not_ready(name, rig):
+    return report(name, False, "touchpad {}, mirror {}: {}".format(rig.touchpad, rig.mirror, rig.daemon.text()[-1200:]))
+
+
+def check_device(binaries, workdir):
+    rig = TouchpadRig(binaries, workdir)
+    try:
+        if not rig.ready:
+            return not_ready("touchpad: libinput takes the touchpad", rig)
+        out = subprocess.run(["libinput", "list-devices"], capture_output=True, text=True, timeout=60).stdout
+        block = next((b for b in re.split(r"\nDevice:\s+", "\n" + out) if b.startswith("TouchBridge touchpad")), "")
+        caps = (re.search(r"Capabilities:\s+(.*)", block) or [None, ""])[1].strip()
+        size = (re.search(r"Size:\s+(.*)", block) or [None, ""])[1].strip()
+        ok = "gesture" in caps and "pointer" in caps and size.startswith("130x90")
+        report("touchpad: libinput list-devices takes \"TouchBridge touchpad\" for a touchpad (capabilities: {}; size {})".format(caps, size),
+               ok, "" if ok else block or out[-1500:])
+    finally:
+        rig.stop()
+
+
+def check_swipe(binaries, workdir):
+    rig = TouchpadRig(binaries, workdir)
+    try:
+        if not rig.ready:
+            return not_ready("touchpad: a three-finger swipe", rig)
+        pad = tbsupport.LibinputWatcher(rig.touchpad, workdir, "touchpad")
+        raw_mirror, raw_pad = MirrorReader(rig.mirror), MirrorReader(rig.touchpad)
+        rig.client.pump(0.3)
+        # Three fingers 100 pt apart, 8 pt a frame to the left for 50 frames (400 pt in 0.83 s).
+        lines = rig.play(workdir, "swipe", [(500 + 100 * i, 240, -8, 0, 50, 0) for i in range(3)], wait=1.5)
+        m_frames, p_frames = raw_mirror.stop(), raw_pad.stop()
+        pad.stop()
+        text = pad.text()
+        swipe = gestures(text, "SWIPE")
+        pan = [l for l in lines if l.get("event") == "gesture" and l["recognizer"] == "workspaces"]
+        travel = (pan[-1]["translation"]["x"] - pan[0]["translation"]["x"]) if pan else 0
+        expected = travel * SCALE * UNITS_PER_MM
+        summed = sum(unaccelerated(r)[0] for p, _, r in swipe if p == "UPDATE")
+        begin = [f for p, f, _ in swipe if p == "BEGIN"]
+        end = [r for p, _, r in swipe if p == "END"]
+        cancel_at = [t for t, ev in m_frames if any(c == 0x39 and v == -1 for (ty, c, v) in ev if ty == 3)
+                     or any(c == 0x37 and v == 2 for (ty, c, v) in ev if ty == 3)]
+        first_pad = p_frames[0][0] if p_frames else None
+        ordered = bool(cancel_at) and first_pad is not None and cancel_at[0] <= first_pad
+        close = expected != 0 and abs(summed - expected) <= 0.05 * abs(expected)
+        print("MEASURE touchpad swipe: libinput's unaccelerated dx sum {:.1f} units for {:.1f} expected ({:.1f} pt of travel at {} mm/pt); "
+              "{} updates".format(summed, expected, travel, SCALE, len([1 for p, _, _ in swipe if p == "UPDATE"])), flush=True)
+        ok = begin == [3] and len(end) == 1 and "cancelled" not in end[0] and close and ordered
+        report("touchpad: a three-finger pan gives GESTURE_SWIPE_BEGIN (3 fingers), updates summing {:.0f} of {:.0f} units "
+               "(within 5 %), GESTURE_SWIPE_END not cancelled; the mirror's cancel came first".format(summed, expected), ok,
+               "" if ok else "begin {}, end {}, ordered {} (cancel {}, pad {}); libinput: {}".format(
+                   begin, end, ordered, cancel_at[:1], first_pad, text[-1500:]))
+    finally:
+        rig.stop()
+
+
+def check_pinch(binaries, workdir):
+    rig = TouchpadRig(binaries, workdir)
+    try:
+        if not rig.ready:
+            return not_ready("touchpad: a two-finger pinch", rig)
+        pad = tbsupport.LibinputWatcher(rig.touchpad, workdir, "touchpad")
+        rig.client.pump(0.3)
+        # Two fingers 200 pt apart moving apart 3 pt a frame each for 40 frames: 200 → 440 pt.
+        lines = rig.play(workdir, "pinch", [(300, 240, -3, 0, 40, 0), (500, 240, 3, 0, 40, 0)], wait=1.5)
+        pad.stop()
+        text = pad.text()
+        pinch = gestures(text, "PINCH")
+        scales = [float(m.group(1)) for p, _, r in pinch if p == "UPDATE" for m in [re.search(r"\s(-?[0-9.]+)\s*@", r)] if m]
+        ours = [l["scale"] for l in lines if l.get("event") == "gesture" and l["recognizer"] == "zoom" and "scale" in l]
+        theirs, own = (scales[-1] if scales else 0), (ours[-1] if ours else 0)
+        print("MEASURE touchpad pinch: libinput's last scale {:.3f}, the pinch's own {:.3f}; {} updates".format(theirs, own, len(scales)), flush=True)
+        begin = [f for p, f, _ in pinch if p == "BEGIN"]
+        ok = begin == [2] and own > 1.5 and abs(theirs - own) <= 0.05 * own
+        report("touchpad: a two-finger pinch gives GESTURE_PINCH_* with a last scale {:.3f}, within 5 % of the pinch's own {:.3f}".format(theirs, own),
+               ok, "" if ok else "begin {}; libinput: {}".format(begin, text[-1500:]))
+    finally:
+        rig.stop()
+
+
+def check_sigkill(binaries, workdir):
+    rig = TouchpadRig(binaries, workdir)
+    try:
+        if not rig.ready:
+            return not_ready("touchpad: SIGKILL mid-swipe", rig)
+        pad = tbsupport.LibinputWatcher(rig.touchpad, workdir, "touchpad")
+        rig.client.pump(0.3)
+        player = rig.panel.play(gesture(workdir, "long-swipe", [(500 + 100 * i, 240, -2, 0, 120, 0) for i in range(3)]), background=True)
+        time.sleep(0.8)
+        rig.daemon.proc.send_signal(signal.SIGKILL)
+        rig.daemon.proc.wait(10)
+        player.wait(30)
+        time.sleep(1.0)
+        pad.stop()
+        text = pad.text()
+        swipe = gestures(text, "SWIPE")
+        gone = not os.path.exists(rig.touchpad)
+        phases = [p for p, _, _ in swipe]
+        ended = phases.count("BEGIN") == phases.count("END") and phases[:1] == ["BEGIN"]
+        ok = gone and ended and "DEVICE_REMOVED" in text
+        report("touchpad: SIGKILL mid-swipe: the touchpad goes ({}), libinput ends the swipe it began ({} begin, {} end) and "
+               "has no finger down".format("gone" if gone else "still there", phases.count("BEGIN"), phases.count("END")), ok,
+               "" if ok else text[-1500:])
+    finally:
+        rig.stop()
+
+
+def note_backlight(binaries, workdir):
+    """The kernel's own backlight class: only a panel's driver makes a backlight device, and this guest
+    has none (no mainline module makes one without hardware), so sliders and dimming are tested on a
+    fake sysfs tree (Tests/integration/test_display.py); this says what the guest has."""
+    lights = sorted(os.listdir("/sys/class/backlight")) if os.path.isdir("/sys/class/backlight") else []
+    print("NOTE display: the kernel's backlight class here: {}".format(
+        ", ".join(lights) if lights else "no backlight device (no panel driver in this guest): tested on a fake sysfs tree instead"), flush=True)
+
+
+CHECKS = [
+    ("touchpad device", check_device),
+    ("touchpad swipe", check_swipe),
+    ("touchpad pinch", check_pinch),
+    ("touchpad sigkill", check_sigkill),
+    ("touchpad backlight", note_backlight),
+]
