@@ -2,9 +2,10 @@
 touchbridged passes the lab's panel through and plays its gestures' fingers on its own uinput
 touchpad; `libinput debug-events` reads the touchpad as a compositor would. Each is its own PASS line:
 - libinput list-devices takes `TouchBridge touchpad` for a touchpad with gestures;
-- a three-finger pan: GESTURE_SWIPE_BEGIN with 3 fingers, updates whose unaccelerated deltas sum to the
-  fingers' travel after the pan began times the scale (within 5 %), GESTURE_SWIPE_END not cancelled;
-  the mirror's cancel before the touchpad's first frame (kernel clocks);
+- a three-finger pan at the default scale: GESTURE_SWIPE_BEGIN with 3 fingers, updates whose
+  unaccelerated deltas sum to the pan's travel after it began times the scale, in libinput's units
+  (10.52 a mm: TouchpadOptions.libinputUnitsPerMillimetre), within 5 %; GESTURE_SWIPE_END not
+  cancelled; the mirror's cancel before the touchpad's first frame (kernel clocks);
 - a two-finger pinch: GESTURE_PINCH_* whose last scale is within 5 % of the pinch's own;
 - SIGKILL mid-swipe: the touchpad goes, libinput ends the gesture and has no finger down;
 - the kernel's backlight class: whether the guest has a backlight device (a NOTE line; none can be made
@@ -21,9 +22,11 @@ from common import report, tbsupport
 from passthrough import HZ, MirrorReader, gesture
 from actions import ActionRig
 
-# 1 mm of the pad is 1000/25.4 of libinput's normalized units (its deltas are at 1000 dpi).
-UNITS_PER_MM = 1000 / 25.4
-SCALE = 0.05                         # mm a point: 400 pt of travel are 20 mm, 787 units
+# libinput's unaccelerated gesture units for 1 mm of finger travel on a touchpad: 1000 dpi normalized,
+# times its touchpad slowdown 0.2968 and plateau 0.9 (docs/actions.md, "Touchpad").
+UNITS_PER_MM = 1000 / 25.4 * 0.2968 * 0.9
+# The default scale: the 800 pt window's width is GNOME's 800 units (76.1 mm).
+SCALE = 800 / UNITS_PER_MM / 800
 
 SCENE = {
     "window": {"width": 800, "height": 480},
@@ -32,7 +35,7 @@ SCENE = {
         {"name": "desktop", "frame": [0, 0, 800, 480], "multipleTouchEnabled": True,
          "recognizers": [
              {"name": "workspaces", "type": "pan", "minimumNumberOfTouches": 3, "maximumNumberOfTouches": 3,
-              "action": {"touchpad": {"scale": SCALE}}},
+              "action": {"touchpad": {}}},
              {"name": "zoom", "type": "pinch", "action": {"touchpad": {}}},
          ]},
     ],
@@ -75,7 +78,7 @@ def check_device(binaries, workdir):
         block = next((b for b in re.split(r"\nDevice:\s+", "\n" + out) if b.startswith("TouchBridge touchpad")), "")
         caps = (re.search(r"Capabilities:\s+(.*)", block) or [None, ""])[1].strip()
         size = (re.search(r"Size:\s+(.*)", block) or [None, ""])[1].strip()
-        ok = "gesture" in caps and "pointer" in caps and size.startswith("130x90")
+        ok = "gesture" in caps and "pointer" in caps and size.startswith("160x110")
         report("touchpad: libinput list-devices takes \"TouchBridge touchpad\" for a touchpad (capabilities: {}; size {})".format(caps, size),
                ok, "" if ok else block or out[-1500:])
     finally:
@@ -107,7 +110,7 @@ def check_swipe(binaries, workdir):
         first_pad = p_frames[0][0] if p_frames else None
         ordered = bool(cancel_at) and first_pad is not None and cancel_at[0] <= first_pad
         close = expected != 0 and abs(summed - expected) <= 0.05 * abs(expected)
-        print("MEASURE touchpad swipe: libinput's unaccelerated dx sum {:.1f} units for {:.1f} expected ({:.1f} pt of travel at {} mm/pt); "
+        print("MEASURE touchpad swipe: libinput's unaccelerated dx sum {:.1f} units for {:.1f} expected ({:.1f} pt of travel at {:.4f} mm/pt); "
               "{} updates".format(summed, expected, travel, SCALE, len([1 for p, _, _ in swipe if p == "UPDATE"])), flush=True)
         ok = begin == [3] and len(end) == 1 and "cancelled" not in end[0] and close and ordered
         report("touchpad: a three-finger pan gives GESTURE_SWIPE_BEGIN (3 fingers), updates summing {:.0f} of {:.0f} units "

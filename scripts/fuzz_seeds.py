@@ -33,6 +33,12 @@ def scenes(out):
                           "numberOfTapsRequired": 1, "numberOfTouchesRequired": 1, "enabled": True,
                           "action": {"click": "right", "count": 2}},
                          {"name": "flick", "type": "swipe", "direction": ["left", "up"], "numberOfTouchesRequired": 1},
+                         {"name": "desk", "type": "pan", "minimumNumberOfTouches": 3, "maximumNumberOfTouches": 4,
+                          "action": {"touchpad": {"scale": 0.03, "fingers": 3}}},
+                         {"name": "swipe3", "type": "swipe", "numberOfTouchesRequired": 3, "action": {"touchpad": {}}},
+                         {"name": "light", "type": "screenEdgePan", "edges": ["right"],
+                          "action": {"value": {"from": 0.2, "to": 1, "along": "y", "target": "backlight:intel_backlight"}}},
+                         {"name": "volume", "type": "pan", "minimumNumberOfTouches": 2, "action": {"value": {"from": 1.5, "to": 0, "along": "x"}}},
                          {"name": "draw", "type": "stroke", "shapes": ["circle", "Z"], "orientation": "sensitive", "minimumScore": 0.8,
                           "action": [{"keys": "super+l", "on": "circle"}, {"click": "left", "on": "Z"}]},
                          {"name": "mine", "type": "stroke", "touches": 2, "minimumLength": 30,
@@ -44,6 +50,7 @@ def scenes(out):
                {"vendorProduct": "056a:00e6", "calibration": [1, 0, 0, 0, 1, 0], "grab": True, "tablets": True,
                 "flipY": True, "property": "ID_PATH=x", "devnode": "/dev/input/event4", "pointerArea": [0, 0, 0.5, 1]}]
     all_keys = {"window": {"width": 800, "height": 480}, "keyboard": {"layout": "de", "variant": "", "options": ""},
+                "display": {"dimAfter": 30, "dimTo": 0.2, "offAfter": 90, "backlight": "intel_backlight"},
                 "devices": devices, "views": views}
     for name, scene in [("all-keys.json", all_keys), ("empty.json", {"window": {"width": 1, "height": 1}}),
                         ("no-views.json", {"window": {"width": 800, "height": 480}, "views": []})]:
@@ -61,7 +68,8 @@ def client_lines(out):
              '{"set":{"display":"dim"}}', '{"subscribe":["actions","devices"]}',
              '{"set":{"focus":{"app":"firefox","title":"Mozilla Firefox","source":"sway","whileConnected":true}}}',
              '{"set":{"focus":null}}', '{"set":{"focus":{"title":"x"}}}', '{"set":{"focus":{"app":"\\u00e9","whileConnected":1}}}',
-             '{"subscribe":["focus"]}']
+             '{"subscribe":["focus"]}', '{"set":{"brightness":0.4}}', '{"set":{"brightness":0}}',
+             '{"set":{"brightness":"40%"}}', '{"set":{"brightness":1,"display":"on"}}']
     with open(os.path.join(ROOT, "scenes", "default.json")) as f:
         views = json.load(f)["views"]                  # the built-in scene's views, as a client scene
     lines.append(json.dumps({"scene": {"name": "k", "views": [

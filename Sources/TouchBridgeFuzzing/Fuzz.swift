@@ -68,8 +68,8 @@ public enum Fuzz {
             p.wantsTouches = true
             p.onLines = { _, _ in }
             // Its actions too, written to devices that check that nothing stays pressed (AC8).
-            let keyboard = HeldKeys(), pointer = HeldKeys()
-            p.startActions(Actions(devices: ActionDevices(keyboard: keyboard, pointer: pointer), log: log)) { _ in }
+            let keyboard = HeldKeys(), pointer = HeldKeys(), touchpad = HeldKeys()
+            p.startActions(Actions(devices: ActionDevices(keyboard: keyboard, pointer: pointer, touchpad: touchpad), log: log)) { _ in }
             let w = s.window.bounds
             for (i, f) in [(0.2, 0.2), (0.5, 0.5), (0.8, 0.6), (0.99, 0.99)].enumerated() {
                 let point = Point(x: w.minX + w.width * f.0, y: w.minY + w.height * f.1)
@@ -79,6 +79,7 @@ public enum Fuzz {
             p.finish()
             check(p.application.isIdle, "a scene left something under way after every finger lifted")
             check(keyboard.held.isEmpty && pointer.held.isEmpty, "an action left keys or buttons down: \(keyboard.held) \(pointer.held)")
+            check(touchpad.held.isEmpty, "the touchpad was left with fingers down: \(touchpad.held)")
             check(p.nextDeadline == nil, "a coast went on after finish()")
         }
     }

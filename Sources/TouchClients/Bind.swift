@@ -214,11 +214,27 @@ public struct Bindings {
     public static func expand(_ argv: [String], _ env: [String: String]) -> [String] {
         argv.map { word in
             guard word.contains("$TOUCHBRIDGE_") || word.contains("${TOUCHBRIDGE_") else { return word }
-            var out = word
-            for (k, v) in env.sorted(by: { $0.key.count > $1.key.count }) {
-                out = out.replacingAll("${\(k)}", with: v).replacingAll("$\(k)", with: v)
+            // As a shell reads `$NAME` (the longest run of letters, digits and _) and `${NAME}`; a name
+            // that is not one of ours stays as written.
+            var out = "", rest = Substring(word)
+            func isNameChar(_ c: Character) -> Bool { c == "_" || (c.isASCII && (c.isLetter || c.isNumber)) }
+            while let dollar = rest.firstIndex(of: "$") {
+                out += rest[..<dollar]
+                var after = rest[rest.index(after: dollar)...]
+                let name: Substring
+                var braced = false
+                if after.first == "{", let close = after.firstIndex(of: "}") {
+                    name = after[after.index(after: after.startIndex)..<close]
+                    after = after[after.index(after: close)...]
+                    braced = true
+                } else {
+                    name = after.prefix(while: isNameChar)
+                    after = after.dropFirst(name.count)
+                }
+                if name.hasPrefix("TOUCHBRIDGE_"), let v = env[String(name)] { out += v } else { out += braced ? "${\(name)}" : "$\(name)" }
+                rest = after
             }
-            return out
+            return out + rest
         }
     }
 

@@ -44,10 +44,21 @@ struct BindingsTests {
             Issue.record("parsed")
         } catch let e as ConfigErrors {
             #expect(e.errors.map(\.description) == [
-                #"b.json:3: pan:begun: unknown state "begun" (did you mean "began"?); one of recognized, began, changed, ended, cancelled"#,
+                #"b.json:3: pan:begun: unknown state "begun" (did you mean "began"?); one of recognized, began, changed, ended, cancelled, value"#,
                 "b.json:4: swipe: must be a non-empty array of strings (the program and its arguments; no shell)",
             ])
         }
         #expect(try Bindings.parse(#"{"pan:ended": ["true"]}"#, file: "b.json").commands.map(\.key) == ["pan:ended"])
+    }
+
+    @Test("A slider's values: its name alone or name:value runs on each value, not on its pan's end; $TOUCHBRIDGE_VALUE is put in the argv")
+    func sliderValues() throws {
+        let b = try Bindings.parse(gestures: ["volume=wpctl set-volume @DEFAULT_AUDIO_SINK@ $TOUCHBRIDGE_VALUE", "light:value=echo ${TOUCHBRIDGE_VALUE}%"])
+        #expect(b.matches(recognizer: "volume", state: Bindings.valueState) == [["wpctl", "set-volume", "@DEFAULT_AUDIO_SINK@", "$TOUCHBRIDGE_VALUE"]])
+        #expect(b.matches(recognizer: "light", state: Bindings.valueState).count == 1)
+        #expect(b.matches(recognizer: "volume", state: "ended", slider: true) == [])
+        #expect(b.matches(recognizer: "volume", state: "ended").count == 1)          // a plain pan's name: its end
+        #expect(Bindings.expand(["wpctl", "$TOUCHBRIDGE_VALUE", "${TOUCHBRIDGE_VALUE}%", "$HOME", "$TOUCHBRIDGE_VALUES"],
+                                ["TOUCHBRIDGE_VALUE": "0.42"]) == ["wpctl", "0.42", "0.42%", "$HOME", "$TOUCHBRIDGE_VALUES"])
     }
 }

@@ -14,39 +14,64 @@ struct TouchpadTests {
 
     // MARK: Finger mapping and scale (AC9)
 
-    @Test("AC9: the layout keeps the touches' shape at a mean 12 mm from its centre; another count is a row")
+    static let region = Rect(x: 0, y: 0, width: 800, height: 480)
+
+    @Test("AC9: three or four fingers are a row 18 mm apart, as libinput expects a hand; two keep their angle, 24 mm apart")
     func layout() {
-        let three = TouchpadFingers(touches: [Point(x: 100, y: 200), Point(x: 200, y: 200), Point(x: 300, y: 200)], fingers: 3, scale: Point(x: 0.1, y: 0.1))
-        // A row of three 100 pt apart: mean distance 2/3 · 100 from the centre, sized to 12 mm: 18 mm apart.
-        #expect(three.layout.map(\.x).map { ($0 * 1000).rounded() / 1000 } == [-18, 0, 18])
-        #expect(three.layout.allSatisfy { $0.y == 0 })
-        let two = TouchpadFingers(touches: [Point(x: 400, y: 100), Point(x: 400, y: 300)], fingers: 2, scale: Point(x: 0.1, y: 0.1))
+        let scale = Point(x: 0.1, y: 0.1)
+        let three = TouchpadFingers(touches: [Point(x: 100, y: 200), Point(x: 200, y: 200), Point(x: 300, y: 200)], fingers: 3, scale: scale, region: Self.region)
+        #expect(three.layout == [Point(x: -18, y: 0), Point(x: 0, y: 0), Point(x: 18, y: 0)])
+        // Stacked on the panel, one above the other: still a row (libinput reads the leftmost and rightmost).
+        let column = TouchpadFingers(touches: [Point(x: 400, y: 100), Point(x: 400, y: 200), Point(x: 400, y: 300)], fingers: 3, scale: scale, region: Self.region)
+        #expect(column.layout == three.layout)
+        let two = TouchpadFingers(touches: [Point(x: 400, y: 100), Point(x: 400, y: 300)], fingers: 2, scale: scale, region: Self.region)
         #expect(two.layout == [Point(x: 0, y: -12), Point(x: 0, y: 12)])            // upright, as they touched
-        let asThree = TouchpadFingers(touches: [Point(x: 400, y: 100), Point(x: 400, y: 300)], fingers: 3, scale: Point(x: 0.1, y: 0.1))
-        #expect(asThree.layout.map(\.x).map { ($0 * 1000).rounded() / 1000 } == [-18, 0, 18])
+        let asFour = TouchpadFingers(touches: [Point(x: 400, y: 100), Point(x: 400, y: 300)], fingers: 4, scale: scale, region: Self.region)
+        #expect(asFour.layout.map(\.x) == [-27, -9, 9, 27])
         // Fingers on top of each other: a row, not a point.
-        let stacked = TouchpadFingers(touches: [Point(x: 10, y: 10), Point(x: 10.2, y: 10)], fingers: 2, scale: Point(x: 0.1, y: 0.1))
+        let stacked = TouchpadFingers(touches: [Point(x: 10, y: 10), Point(x: 10.2, y: 10)], fingers: 2, scale: scale, region: Self.region)
         #expect(stacked.layout == [Point(x: -12, y: 0), Point(x: 12, y: 0)])
     }
 
-    @Test("AC9: travel times the scale moves the centre from the pad's middle; a pinch's scale spreads; the edges stop them")
+    @Test("AC9: the centre lands where the touches are on the panel, so a swipe across it fits; travel times the scale moves it; a pinch spreads; the edges stop them")
     func positions() {
-        let f = TouchpadFingers(touches: [Point(x: 0, y: 0), Point(x: 100, y: 0)], fingers: 2, scale: Point(x: 0.1, y: 0.05))
-        #expect(f.positions(translation: .zero) == [Point(x: 53, y: 45), Point(x: 77, y: 45)])
-        #expect(f.positions(translation: Point(x: -200, y: 100)) == [Point(x: 33, y: 50), Point(x: 57, y: 50)])
-        #expect(f.positions(translation: .zero, spread: 1.5) == [Point(x: 47, y: 45), Point(x: 83, y: 45)])
-        // 1000 pt right is 100 mm: the right finger stops 5 mm from the pad's right edge (130 mm).
-        #expect(f.positions(translation: Point(x: 1000, y: 0))[1].x == 125)
+        let f = TouchpadFingers(touches: [Point(x: 0, y: 0), Point(x: 100, y: 0)], fingers: 2, scale: Point(x: 0.1, y: 0.05), region: Self.region)
+        // x: the centre may go from 17 to 143 mm (5 mm margins, fingers 12 mm out); the panel's 800 pt are
+        // 80 mm of it, centred: 40…120; the touches' centre, 50 pt in, is 45 mm. y: 24 mm of 5…105: 43.
+        #expect(f.origin == Point(x: 45, y: 43))
+        #expect(f.positions(translation: .zero) == [Point(x: 33, y: 43), Point(x: 57, y: 43)])
+        #expect(f.positions(translation: Point(x: -200, y: 100)) == [Point(x: 13, y: 48), Point(x: 37, y: 48)])
+        #expect(f.positions(translation: .zero, spread: 1.5) == [Point(x: 27, y: 43), Point(x: 63, y: 43)])
+        // 1000 pt right is 100 mm: the right finger stops 5 mm from the pad's right edge (160 mm).
+        #expect(f.positions(translation: Point(x: 1000, y: 0))[1].x == 155)
+        // A travel from the panel's right edge to its left fits whole: 800 pt, 80 mm.
+        let right = TouchpadFingers(touches: [Point(x: 790, y: 240), Point(x: 800, y: 240)], fingers: 2, scale: Point(x: 0.1, y: 0.1), region: Self.region)
+        let across = right.positions(translation: Point(x: -795, y: 0))
+        #expect(abs((across[0].x - right.positions(translation: .zero)[0].x) + 79.5) < 1e-9)
         #expect(TouchpadFingers.units(Point(x: 53, y: 45.0125)) == (2120, 1801))
     }
 
-    @Test("AC9: the default scale makes a swipe across the region GNOME's workspace (20.32 mm) or overview (15.24 mm)")
+    @Test("AC9: the fingers land a step back that libinput's start threshold takes: (n − 1.2) mm against a swipe's motion, (n − 0.8) mm in for a pinch")
+    func landingStep() throws {
+        let three = TouchpadFingers(touches: [Point(x: 200, y: 240), Point(x: 300, y: 240), Point(x: 400, y: 240)], fingers: 3, scale: Point(x: 0.1, y: 0.1), region: Self.region)
+        let back = try #require(three.landing(pinch: false, direction: Point(x: 500, y: 0)))
+        let start = three.positions(translation: .zero)
+        for (l, s) in zip(back, start) { #expect(abs(l.x - (s.x - 1.8)) < 1e-9 && l.y == s.y) }
+        #expect(three.landing(pinch: false, direction: .zero) == nil)
+        let two = TouchpadFingers(touches: [Point(x: 300, y: 240), Point(x: 500, y: 240)], fingers: 2, scale: Point(x: 0.1, y: 0.1), region: Self.region)
+        let pinch = try #require(two.landing(pinch: true, direction: .zero))
+        let at = two.positions(translation: .zero)
+        #expect(abs((pinch[1].x - pinch[0].x) - ((at[1].x - at[0].x) - 2.4)) < 1e-9)
+    }
+
+    @Test("AC9: the default scale makes a swipe across the region GNOME's workspace (76 mm) or overview (57 mm) on libinput's reading")
     func defaultScale() {
         let s = TouchpadFingers.defaultScale(region: Rect(x: 0, y: 0, width: 800, height: 480))
-        #expect(abs(s.x * 800 - 20.32) < 1e-9 && abs(s.y * 480 - 15.24) < 1e-9)
-        // GNOME's constants: 400 horizontal units times a multiplier of 0.5, at libinput's 1000 dpi.
-        #expect(abs(TouchpadOptions.defaultTravel.x - 400 / 0.5 / (1000 / 25.4)) < 0.001)
-        #expect(abs(TouchpadOptions.defaultTravel.y - 300 / 0.5 / (1000 / 25.4)) < 0.001)
+        #expect(abs(s.x * 800 - TouchpadOptions.defaultTravel.x) < 1e-9 && abs(s.y * 480 - TouchpadOptions.defaultTravel.y) < 1e-9)
+        // GNOME's 400 and 300 units times a multiplier of 0.5, at libinput's 10.52 units a millimetre
+        // (1000 dpi normalized, the touchpad slowdown 0.2968, the plateau 0.9; the lab: 4.21 per 0.4 mm).
+        #expect(abs(TouchpadOptions.libinputUnitsPerMillimetre - 4.21 / 0.4) < 0.01)
+        #expect(abs(TouchpadOptions.defaultTravel.x - 76.07) < 0.01 && abs(TouchpadOptions.defaultTravel.y - 57.05) < 0.01)
     }
 
     // MARK: Playing a gesture (AC9–AC11)
@@ -82,23 +107,26 @@ struct TouchpadTests {
         let firstPad = try #require(written.firstIndex { $0.hasPrefix("touchpad:") })
         #expect(written[..<firstPad].last == "mirror: cancel cancel cancel")
         #expect(written[firstPad].hasPrefix("touchpad: ABS_MT_SLOT 0 ABS_MT_TRACKING_ID 1 ABS_MT_POSITION_X "))
-        #expect(written[firstPad].hasSuffix("BTN_TOUCH 1 BTN_TOOL_TRIPLETAP 1"))
+        // The landing and its step, two frames of one write.
+        #expect(written[firstPad].contains("BTN_TOUCH 1 BTN_TOOL_TRIPLETAP 1 | ABS_MT_SLOT 0 ABS_MT_POSITION_X "))
         #expect(written.last == "touchpad: ABS_MT_SLOT 0 ABS_MT_TRACKING_ID -1 ABS_MT_SLOT 1 ABS_MT_TRACKING_ID -1 ABS_MT_SLOT 2 ABS_MT_TRACKING_ID -1 BTN_TOUCH 0 BTN_TOOL_TRIPLETAP 0")
         #expect(!written[(firstPad + 1)...].contains { $0.hasPrefix("mirror") })
         let lines = rig.actions
         #expect(lines.allSatisfy { $0["action"]?.stringValue == "touchpad" && $0["recognizer"]?.stringValue == "workspaces" })
-        #expect(lines.first?["state"]?.stringValue == "began" && Self.fingers(lines[0]).count == 3)
+        #expect(lines.first?["state"]?.stringValue == "began" && Self.fingers(lines[0]).count == 3 && lines[1]["state"]?.stringValue == "began")
         #expect(lines.last?["state"]?.stringValue == "ended" && Self.fingers(lines.last!) == [])
         #expect(abs(lines.last!["time"]!.numberValue! - end) < 1e-6)
-        // The fingers kept their row and moved as the pan did after it began: 300 pt less the 10 pt
-        // it took to begin, at 0.05 mm a point.
-        let first = Self.fingers(lines[0]), last = Self.fingers(lines[lines.count - 2])
-        #expect(first.map(\.y) == [45, 45, 45] && first[1].x - first[0].x == 18)
+        // They land 1.8 mm back (leftwards: the drag goes right), step to where the pan began, keep
+        // their row and move as the pan did after it began: 300 pt less the 10 pt it took to begin,
+        // at 0.05 mm a point. On the 480 pt tall panel's middle, at 0.05 mm a point, y is 55 mm.
+        let landed = Self.fingers(lines[0]), first = Self.fingers(lines[1]), last = Self.fingers(lines[lines.count - 2])
+        #expect(abs((first[0].x - landed[0].x) - 1.8) <= 0.025 && landed.map(\.y) == first.map(\.y))
+        #expect(first.map(\.y) == [55, 55, 55] && first[1].x - first[0].x == 18)
         #expect(abs((last[0].x - first[0].x) - (300 - 10) * 0.05) <= 0.025)
-        #expect(last.map(\.y) == [45, 45, 45])
-        // One line a frame that moved them, each its own frame's time.
+        #expect(last.map(\.y) == [55, 55, 55])
+        // One line a frame that moved them, each its own frame's time (the landing and its step share one).
         let times = lines.compactMap { $0["time"]?.numberValue }
-        #expect(times == times.sorted() && Set(times).count == times.count)
+        #expect(times == times.sorted() && Set(times).count == times.count - 1)
     }
 
     @Test("AC10: a flick over within 250 ms keeps its fingers down until 250 ms after they landed, so libinput sees no tap")
@@ -161,10 +189,11 @@ struct TouchpadTests {
         let beforeLift = Self.fingers(lines[lines.count - 2])
         #expect(beforeLift.count == 3)
         #expect(Self.fingers(lines.last!) == [] && lines.last?["state"]?.stringValue == "ended")
-        let travel = beforeLift[0].x - Self.fingers(land)[0].x
+        let travel = beforeLift[0].x - Self.fingers(lines[1])[0].x
         // From where it was recognized to the last frame, at 0.1 mm a point, leftwards: every frame
-        // after the recognition moved the touches 20 pt.
-        let frames = Double(lines.count - 2)
+        // after the recognition moved the touches 20 pt (the landing a step to the right of it).
+        #expect(abs((Self.fingers(land)[0].x - Self.fingers(lines[1])[0].x) - 1.8) <= 0.025)
+        let frames = Double(lines.count - 3)
         #expect(abs(travel - (-20 * frames * 0.1)) < 0.03)
     }
 
@@ -177,7 +206,9 @@ struct TouchpadTests {
             rig.frame(1.0 + Double(k) / 60)
         }
         let lines = rig.actions
-        let first = Self.fingers(lines[0]), last = Self.fingers(lines.last!)
+        // The landing is 2.4 mm narrower; the step spreads them to where the pinch's scale counts from.
+        let landed = Self.fingers(lines[0]), first = Self.fingers(lines[1]), last = Self.fingers(lines.last!)
+        #expect(abs((first[1].x - first[0].x) - (landed[1].x - landed[0].x) - 2.4) <= 0.05)
         let pinch = try #require(rig.scene.recognizers.first as? PinchGestureRecognizer)
         let padScale = (last[1].x - last[0].x) / (first[1].x - first[0].x)
         #expect(abs(padScale - pinch.scale) / pinch.scale < 0.01)

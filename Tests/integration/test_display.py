@@ -152,5 +152,28 @@ class DisplayTests(TestCase):
         self.assertEqual(again.stdout, out.stdout)
 
 
+class TouchpadReplayTests(TestCase):
+    def test_replay_prints_each_touchpad_frame_and_the_lift_the_same_every_time(self):
+        scene = os.path.join(ROOT, "scenes", "gnome.json")
+        swipe = os.path.join(FIXTURES, "synthetic__panel__3fg-swipe-left.evemu")
+        runs = [subprocess.run([CTL, "replay", "--scene", scene, "--actions", swipe], capture_output=True, text=True, timeout=60)
+                for _ in range(2)]
+        self.assertEqual(runs[0].returncode, 0, runs[0].stderr)
+        self.assertEqual(runs[0].stdout, runs[1].stdout)
+        lines = [json.loads(l) for l in runs[0].stdout.splitlines()]
+        pad = [l for l in lines if l["event"] == "action" and l["action"] == "touchpad"]
+        self.assertEqual([len(l["fingers"]) for l in pad[:-1]], [3] * (len(pad) - 1))
+        self.assertEqual(pad[-1]["fingers"], [])
+        self.assertEqual((pad[0]["state"], pad[-1]["state"]), ("began", "ended"))
+        # Leftwards by the pan's travel after it began (from the step after the landing), at GNOME's
+        # default scale: 800 units of libinput's (10.52 a mm) across the 1280 pt window.
+        pan = [l for l in lines if l["event"] == "gesture" and l["recognizer"] == "workspaces"]
+        travel = pan[-1]["translation"]["x"] - pan[0]["translation"]["x"]
+        moved = pad[-2]["fingers"][0][0] - pad[1]["fingers"][0][0]
+        self.assertAlmostEqual(moved, travel * (800 / (1000 / 25.4 * 0.2968 * 0.9)) / 1280, delta=0.03)
+        # The fingers lift no sooner than 250 ms after they landed.
+        self.assertGreaterEqual(pad[-1]["time"] - pad[0]["time"], 0.25 - 1e-6)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -96,9 +96,23 @@ extension Actions {
         default: source = .touches(touches, from: places.reduce(.zero, +) / Double(places.count))
         }
         let ids = (0..<n).map { _ in nextTrackingID() }
-        let play = TouchpadPlay(fingers: TouchpadFingers(touches: places, fingers: n, scale: scale), ids: ids, landed: time, source: source)
+        let region = area(b.device).region
+        let fingers = TouchpadFingers(touches: places, fingers: n, scale: scale, region: region)
+        let play = TouchpadPlay(fingers: fingers, ids: ids, landed: time, source: source)
         b.state = .touchpad(play)
-        write(play, play.fingers.positions(translation: .zero), landing: true, b, time: time, state: stateName(g))
+        // Landing a step back, then the step: libinput spends its start threshold on it (AC9).
+        let start = fingers.positions(translation: .zero)
+        let direction: Point
+        switch g {
+        case let pan as PanGestureRecognizer: direction = pan.velocity(in: nil)
+        default: direction = touches.reduce(Point.zero) { $0 + $1.location(in: nil) - $1.previousLocation(in: nil) }
+        }
+        if let landing = fingers.landing(pinch: g is PinchGestureRecognizer, direction: direction) {
+            write(play, landing, landing: true, b, time: time, state: stateName(g))
+            write(play, start, landing: false, b, time: time, state: stateName(g))
+        } else {
+            write(play, start, landing: true, b, time: time, state: stateName(g))
+        }
     }
 
     private func nextTrackingID() -> Int32 {

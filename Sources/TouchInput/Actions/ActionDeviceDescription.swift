@@ -18,12 +18,13 @@ public enum ActionDeviceDescription {
     public static let keyboardName = "TouchBridge keyboard"
     public static let pointerName = "TouchBridge pointer"
     public static let touchpadName = "TouchBridge touchpad"
-    /// The touchpad's size (mm) and resolution (units a mm): a large clickpad's, 130 × 90 mm at 40
-    /// units a mm (a 15-inch laptop's is about 115 × 75 mm; Apple's largest 160 × 100). libinput sizes
-    /// its thresholds in millimetres from the resolution (its palm, thumb and jump detection, the
-    /// gestures' distances), so it must be plausible; large, so that the fingers played from the pad's
-    /// middle do not reach its edges, where libinput sees edge scrolling and thumbs.
-    public static let touchpadWidth = 130.0, touchpadHeight = 90.0, touchpadResolution: Int32 = 40
+    /// The touchpad's size (mm) and resolution (units a mm): a large clickpad's, 160 × 110 mm at 40
+    /// units a mm (Apple's largest is 160 × 100). libinput sizes its thresholds in millimetres from the
+    /// resolution (palm, thumb and jump detection, the gestures' distances), so it must be plausible;
+    /// large, because GNOME takes 76 mm of travel for a workspace and 57 for the overview (AC9), and a
+    /// swipe across the panel must fit on the pad from wherever it starts, three fingers' row and the
+    /// margins included.
+    public static let touchpadWidth = 160.0, touchpadHeight = 110.0, touchpadResolution: Int32 = 40
     public static let touchpadSlots = 5
     public static let phys = "touchbridge-actions"
     /// The pointer's axis range, 0…32767 as QEMU's tablet: a fraction of the desktop times this.

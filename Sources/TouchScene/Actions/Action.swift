@@ -68,11 +68,16 @@ public struct TouchpadOptions: Equatable, Sendable {
     public var fingers: Int?
 
     /// The touchpad travel (mm) a swipe across the whole region stands for when no scale is given,
-    /// horizontally and vertically. GNOME Shell's swipe tracker (js/ui/swipeTracker.js) moves one
-    /// workspace, or into the overview, for 400 horizontal and 300 vertical units of libinput's
-    /// unaccelerated gesture delta times its SWIPE_MULTIPLIER of 0.5: 800 and 600 units, and libinput
-    /// normalizes deltas to 1000 dpi, so 800 / 39.37 = 20.32 mm and 600 / 39.37 = 15.24 mm.
-    public static let defaultTravel = (x: 20.32, y: 15.24)
+    /// horizontally and vertically: one workspace, or the overview, in GNOME Shell. Its swipe tracker
+    /// (js/ui/swipeTracker.js) takes 400 horizontal and 300 vertical units of libinput's unaccelerated
+    /// gesture delta, times its SWIPE_MULTIPLIER of 0.5, for one: 800 and 600 units. libinput reports
+    /// a touchpad's finger travel as 1000/25.4 units a millimetre times its touchpad slowdown (0.2968)
+    /// and its plateau factor (0.9): 10.52 units a mm — the lab measures 4.21 units for each 0.4 mm
+    /// frame of a swipe (libinput 1.22). So 76.1 and 57.0 mm, about a laptop touchpad's width, as GNOME
+    /// meant ("ideally this value matches physical touchpad size").
+    public static let defaultTravel = (x: 800 / libinputUnitsPerMillimetre, y: 600 / libinputUnitsPerMillimetre)
+    /// libinput's unaccelerated gesture delta for a millimetre of a touchpad's finger travel.
+    public static let libinputUnitsPerMillimetre = 1000 / 25.4 * 0.2968 * 0.9
     /// Fingers a touchpad gesture may have: libinput's swipes and pinches have two to four (two moving
     /// together are its scrolling).
     public static let fingerRange = 2...4
