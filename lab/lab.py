@@ -60,6 +60,8 @@ def main():
                    ("instructions", lambda w: measure_instructions(args.bin, w))]
         if args.check == "wakeup":                      # only when asked
             checks.append(("wakeup", lambda w: measure_wakeup(args.bin, w)))
+        if args.check == "touchpad-experiment":         # only when asked
+            checks.append(("touchpad-experiment", lambda w: touchpad.experiment_start(args.bin, w)))
         # --check passthrough, --check actions: every check of that group.
         checks = [c for c in checks if not args.check or c[0] == args.check
                   or (args.check in ("passthrough", "actions", "screen", "pens", "tuio", "focus", "touchpad") and c[0].startswith(args.check))]

@@ -188,3 +188,73 @@ CHECKS = [
     ("touchpad sigkill", check_sigkill),
     ("touchpad backlight", note_backlight),
 ]
+
+
+def experiment_start(binaries, workdir):
+    """How libinput starts a touchpad gesture, on a copy of our touchpad (evemu-describe of the daemon's),
+    fed by evemu-play: a three-finger swipe of 47 frames of 0.76 mm (GNOME's default scale, 8 pt a
+    frame) after each way of landing, and libinput's unaccelerated sum next to the travel. Only with
+    --check touchpad-experiment; MEASURE lines, no verdict."""
+    rig = TouchpadRig(binaries, workdir)
+    try:
+        if not rig.ready:
+            return not_ready("touchpad experiment", rig)
+        desc = os.path.join(workdir, "pad.desc")
+        with open(desc, "w") as f:
+            f.write(subprocess.run(["evemu-describe", rig.touchpad], capture_output=True, text=True, timeout=30).stdout)
+    finally:
+        rig.stop()
+    pad = tbsupport_device(desc)
+    try:
+        res = 40
+        step = 0.76
+        def frame(t, xs, y, land=False, ids=(1, 2, 3), extra=()):
+            ev = []
+            for i, x in enumerate(xs):
+                ev += [(3, 0x2f, i)] + ([(3, 0x39, ids[i])] if land else []) + [(3, 0x35, int(round(x * res))), (3, 0x36, int(round(y * res)))]
+            ev += [(3, 0, int(round(xs[0] * res))), (3, 1, int(round(y * res)))]
+            if land:
+                ev += [(1, 0x14a, 1), (1, 0x14e, 1)]
+            return [(t, e) for e in ev + list(extra)] + [(t, (0, 0, 0))]
+        def lift(t, n=3):
+            ev = []
+            for i in range(n):
+                ev += [(3, 0x2f, i), (3, 0x39, -1)]
+            ev += [(1, 0x14a, 0), (1, 0x14e, 0)]
+            return [(t, e) for e in ev] + [(t, (0, 0, 0))]
+        row = lambda cx: [cx - 18, cx, cx + 18]
+        variants = {
+            "plain": lambda: frame(1.0, row(120), 55, land=True),
+            "step in the same write": lambda: frame(1.0, row(120 + 1.8), 55, land=True) + frame(1.0, row(120), 55),
+            "empty frame, then the step": lambda: frame(1.0, row(120 + 1.8), 55, land=True) + [(1.0, (0, 0, 0))] + frame(1.0, row(120), 55),
+            "nudge, then the step": lambda: frame(1.0, row(120 + 1.85), 55, land=True) + frame(1.0, row(120 + 1.8), 55) + frame(1.0, row(120), 55),
+            "step a frame later": lambda: frame(1.0, row(120 + 1.8), 55, land=True) + frame(1.0 + 1 / 120, row(120), 55),
+        }
+        for name, landing in variants.items():
+            events = landing()
+            t0 = events[-1][0]
+            for k in range(1, 48):
+                events += frame(t0 + k / 60, row(120 - step * k), 55)
+            events += lift(t0 + 48 / 60)
+            rec = os.path.join(workdir, "exp.evemu")
+            with open(desc) as d, open(rec, "w") as out:
+                out.write(d.read())
+                for t, (ty, code, value) in events:
+                    out.write("E: {:.6f} {:04x} {:04x} {}\n".format(t, ty, code, value))
+            watcher = tbsupport.LibinputWatcher(pad.node, workdir, "exp")
+            pad.play(rec)
+            time.sleep(0.5)
+            watcher.stop()
+            swipe = gestures(watcher.text(), "SWIPE")
+            total = sum(unaccelerated(r)[0] for p, _, r in swipe if p == "UPDATE")
+            first = next((unaccelerated(r)[0] for p, _, r in swipe if p == "UPDATE"), None)
+            print("MEASURE touchpad start, {}: libinput's sum {:.1f} units for {:.1f} of travel ({:.1f} %), first update {}, {} updates".format(
+                name, total, -47 * step * UNITS_PER_MM, 100 * total / (-47 * step * UNITS_PER_MM), first,
+                len([1 for p, _, _ in swipe if p == "UPDATE"])), flush=True)
+    finally:
+        pad.remove()
+
+
+def tbsupport_device(desc):
+    from common import Device
+    return Device(desc)

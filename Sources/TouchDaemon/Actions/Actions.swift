@@ -343,9 +343,11 @@ public final class Actions {
 
     func syn() -> input_event { event(EV_SYN, UInt16(SYN_REPORT), 0) }
 
-    func queue(_ target: Target, _ events: [input_event]) {
+    /// `separate`: a write of its own, which the kernel stamps a little later than the one before
+    /// (libinput takes two frames of one timestamp as one moment: the touchpad's landing step, AC9).
+    func queue(_ target: Target, _ events: [input_event], separate: Bool = false) {
         guard devices != nil else { return }
-        if let last = writes.last, last.target == target {
+        if !separate, let last = writes.last, last.target == target {
             writes[writes.count - 1].events += events
         } else {
             writes.append((target, events))

@@ -237,8 +237,8 @@ function laneRow(l) {
   div.innerHTML = `<div class="name" title="${esc(l.name)} on ${esc(l.view ?? "")}">${esc(l.name)}<span class="type">${esc(l.type)}</span></div>`
                 + `<canvas></canvas><div class="now"><span class="state"></span> <span class="value"></span> <span class="reason"></span>`
                 // The touchpad's fingers while the gesture plays them (docs/actions.md, "Touchpad"): the
-                // pad's 130 × 90 mm, a dot a finger.
-                + `<svg class="pad" viewBox="0 0 130 90" hidden><rect x="0.5" y="0.5" width="129" height="89" rx="6"/><g></g></svg></div>`;
+                // pad's 160 × 110 mm, a dot a finger.
+                + `<svg class="pad" viewBox="0 0 160 110" hidden><rect x="0.5" y="0.5" width="159" height="109" rx="6"/><g></g></svg></div>`;
   $("lanes").appendChild(div);
   row = { div, canvas: div.querySelector("canvas"), state: div.querySelector(".state"),
           value: div.querySelector(".value"), reason: div.querySelector(".reason"),
