@@ -7,6 +7,7 @@ touchpad; `libinput debug-events` reads the touchpad as a compositor would. Each
   (10.52 a mm: TouchpadOptions.libinputUnitsPerMillimetre), within 5 %; GESTURE_SWIPE_END not
   cancelled; the mirror's cancel before the touchpad's first frame (kernel clocks);
 - a two-finger pinch: GESTURE_PINCH_* whose last scale is within 5 % of the pinch's own;
+- a swipe whose recognizer is disabled mid-way: libinput ends it cancelled (one finger lifts first);
 - SIGKILL mid-swipe: the touchpad goes, libinput ends the gesture and has no finger down;
 - the kernel's backlight class: whether the guest has a backlight device (a NOTE line; none can be made
   without a panel's driver).
@@ -110,8 +111,16 @@ def check_swipe(binaries, workdir):
         first_pad = p_frames[0][0] if p_frames else None
         ordered = bool(cancel_at) and first_pad is not None and cancel_at[0] <= first_pad
         close = expected != 0 and abs(summed - expected) <= 0.05 * abs(expected)
-        print("MEASURE touchpad swipe: libinput's unaccelerated dx sum {:.1f} units for {:.1f} expected ({:.1f} pt of travel at {:.4f} mm/pt); "
-              "{} updates".format(summed, expected, travel, SCALE, len([1 for p, _, _ in swipe if p == "UPDATE"])), flush=True)
+        # The pad's own travel, from its events: slot 0's x from the step after the landing to the last.
+        xs = [v for _, ev in p_frames for (ty, c, v) in ev if ty == 3 and c == 0x00]
+        pad_mm = (xs[-1] - xs[1]) / 40 if len(xs) > 2 else 0
+        print("MEASURE touchpad swipe: libinput's unaccelerated dx sum {:.1f} units for {:.1f} expected ({:.1f} pt of travel at {:.4f} mm/pt; "
+              "the pad's fingers moved {:.2f} mm, {:.1f} units); {} updates".format(
+                  summed, expected, travel, SCALE, pad_mm, pad_mm * UNITS_PER_MM, len([1 for p, _, _ in swipe if p == "UPDATE"])), flush=True)
+        head = [l for l in text.splitlines() if "GESTURE" in l][:4]
+        acts = [l["fingers"][0] for l in lines if l.get("event") == "action"][:4]
+        print("MEASURE touchpad swipe start: pad frames {}; action lines {}; libinput {}".format(
+            [[(c, v) for (ty, c, v) in ev if ty == 3 and c in (0x00, 0x2f, 0x35)][:6] for _, ev in p_frames[:4]], acts, head), flush=True)
         ok = begin == [3] and len(end) == 1 and "cancelled" not in end[0] and close and ordered
         report("touchpad: a three-finger pan gives GESTURE_SWIPE_BEGIN (3 fingers), updates summing {:.0f} of {:.0f} units "
                "(within 5 %), GESTURE_SWIPE_END not cancelled; the mirror's cancel came first".format(summed, expected), ok,
@@ -141,6 +150,32 @@ def check_pinch(binaries, workdir):
         ok = begin == [2] and own > 1.5 and abs(theirs - own) <= 0.05 * own
         report("touchpad: a two-finger pinch gives GESTURE_PINCH_* with a last scale {:.3f}, within 5 % of the pinch's own {:.3f}".format(theirs, own),
                ok, "" if ok else "begin {}; libinput: {}".format(begin, text[-1500:]))
+    finally:
+        rig.stop()
+
+
+def check_cancel(binaries, workdir):
+    """A recognizer disabled mid-swipe: one finger lifts a frame before the others (AC11), and libinput
+    ends the swipe as cancelled, so the compositor springs back."""
+    rig = TouchpadRig(binaries, workdir)
+    try:
+        if not rig.ready:
+            return not_ready("touchpad: a cancelled swipe", rig)
+        pad = tbsupport.LibinputWatcher(rig.touchpad, workdir, "touchpad")
+        rig.client.pump(0.3)
+        player = rig.panel.play(gesture(workdir, "long-swipe", [(500 + 100 * i, 240, -2, 0, 120, 0) for i in range(3)]), background=True)
+        time.sleep(0.8)
+        out = subprocess.run([os.path.join(binaries, "touchbridgectl"), "disable", "workspaces", "--socket", rig.daemon.socket],
+                             capture_output=True, text=True, timeout=30)
+        player.wait(30)
+        time.sleep(0.5)
+        pad.stop()
+        text = pad.text()
+        swipe = gestures(text, "SWIPE")
+        ends = [r for p, _, r in swipe if p == "END"]
+        ok = out.returncode == 0 and len(ends) == 1 and "cancelled" in ends[0] and [p for p, _, _ in swipe][:1] == ["BEGIN"]
+        report("touchpad: a swipe whose recognizer is disabled mid-way ends in libinput as GESTURE_SWIPE_END cancelled", ok,
+               "" if ok else "disable: {} {}; libinput: {}".format(out.returncode, out.stderr.strip(), text[-1500:]))
     finally:
         rig.stop()
 
@@ -185,16 +220,19 @@ CHECKS = [
     ("touchpad device", check_device),
     ("touchpad swipe", check_swipe),
     ("touchpad pinch", check_pinch),
+    ("touchpad cancel", check_cancel),
     ("touchpad sigkill", check_sigkill),
     ("touchpad backlight", note_backlight),
 ]
 
 
 def experiment_start(binaries, workdir):
-    """How libinput starts a touchpad gesture, on a copy of our touchpad (evemu-describe of the daemon's),
-    fed by evemu-play: a three-finger swipe of 47 frames of 0.76 mm (GNOME's default scale, 8 pt a
-    frame) after each way of landing, and libinput's unaccelerated sum next to the travel. Only with
-    --check touchpad-experiment; MEASURE lines, no verdict."""
+    """How libinput starts and cancels a touchpad gesture, on copies of our touchpad (evemu-describe of
+    the daemon's) written directly through their event nodes, a write(2) a frame or several as asked: a
+    three-finger swipe of 47 frames of 0.76 mm at 60 Hz (GNOME's default scale, 8 pt a frame) after
+    each way of landing, libinput's unaccelerated sum next to the travel; and each way of lifting after
+    a cancel. Only with --check touchpad-experiment; MEASURE lines, no verdict."""
+    import struct
     rig = TouchpadRig(binaries, workdir)
     try:
         if not rig.ready:
@@ -204,55 +242,88 @@ def experiment_start(binaries, workdir):
             f.write(subprocess.run(["evemu-describe", rig.touchpad], capture_output=True, text=True, timeout=30).stdout)
     finally:
         rig.stop()
-    pad = tbsupport_device(desc)
-    try:
-        res = 40
-        step = 0.76
-        def frame(t, xs, y, land=False, ids=(1, 2, 3), extra=()):
-            ev = []
-            for i, x in enumerate(xs):
-                ev += [(3, 0x2f, i)] + ([(3, 0x39, ids[i])] if land else []) + [(3, 0x35, int(round(x * res))), (3, 0x36, int(round(y * res)))]
-            ev += [(3, 0, int(round(xs[0] * res))), (3, 1, int(round(y * res)))]
-            if land:
-                ev += [(1, 0x14a, 1), (1, 0x14e, 1)]
-            return [(t, e) for e in ev + list(extra)] + [(t, (0, 0, 0))]
-        def lift(t, n=3):
-            ev = []
-            for i in range(n):
-                ev += [(3, 0x2f, i), (3, 0x39, -1)]
-            ev += [(1, 0x14a, 0), (1, 0x14e, 0)]
-            return [(t, e) for e in ev] + [(t, (0, 0, 0))]
-        row = lambda cx: [cx - 18, cx, cx + 18]
-        variants = {
-            "plain": lambda: frame(1.0, row(120), 55, land=True),
-            "step in the same write": lambda: frame(1.0, row(120 + 1.8), 55, land=True) + frame(1.0, row(120), 55),
-            "empty frame, then the step": lambda: frame(1.0, row(120 + 1.8), 55, land=True) + [(1.0, (0, 0, 0))] + frame(1.0, row(120), 55),
-            "nudge, then the step": lambda: frame(1.0, row(120 + 1.85), 55, land=True) + frame(1.0, row(120 + 1.8), 55) + frame(1.0, row(120), 55),
-            "step a frame later": lambda: frame(1.0, row(120 + 1.8), 55, land=True) + frame(1.0 + 1 / 120, row(120), 55),
-        }
-        for name, landing in variants.items():
-            events = landing()
-            t0 = events[-1][0]
-            for k in range(1, 48):
-                events += frame(t0 + k / 60, row(120 - step * k), 55)
-            events += lift(t0 + 48 / 60)
-            rec = os.path.join(workdir, "exp.evemu")
-            with open(desc) as d, open(rec, "w") as out:
-                out.write(d.read())
-                for t, (ty, code, value) in events:
-                    out.write("E: {:.6f} {:04x} {:04x} {}\n".format(t, ty, code, value))
+    res, step = 40, 0.76
+
+    def ev(t, c, v):
+        return struct.pack("llHHi", 0, 0, t, c, v)
+
+    def frame(xs, y, land=False, ids=(1, 2, 3)):
+        out = b""
+        for i, x in enumerate(xs):
+            out += ev(3, 0x2f, i) + (ev(3, 0x39, ids[i]) if land else b"") + ev(3, 0x35, int(round(x * res))) + ev(3, 0x36, int(round(y * res)))
+        out += ev(3, 0, int(round(xs[0] * res))) + ev(3, 1, int(round(y * res)))
+        if land:
+            out += ev(1, 0x14a, 1) + ev(1, 0x14e, 1)
+        return out + ev(0, 0, 0)
+
+    def lift(slots, tool_from, tool_to=None, touch_up=True):
+        out = b""
+        for i in slots:
+            out += ev(3, 0x2f, i) + ev(3, 0x39, -1)
+        out += ev(1, tool_from, 0) + (ev(1, tool_to, 1) if tool_to else b"") + (ev(1, 0x14a, 0) if touch_up else b"")
+        return out + ev(0, 0, 0)
+
+    row = lambda cx: [cx - 18, cx, cx + 18]
+    # Each: the writes before the swipe's frames, as (seconds to wait before, bytes).
+    landings = {
+        "plain": [(0, frame(row(120), 55, land=True))],
+        "step in one write with the landing": [(0, frame(row(121.8), 55, land=True) + frame(row(120), 55))],
+        "step in a write right after": [(0, frame(row(121.8), 55, land=True)), (0, frame(row(120), 55))],
+        "step 8 ms after": [(0, frame(row(121.8), 55, land=True)), (0.008, frame(row(120), 55))],
+        "step 16 ms after": [(0, frame(row(121.8), 55, land=True)), (0.0167, frame(row(120), 55))],
+    }
+    for rounds in (1, 2):
+        for name, writes in landings.items():
+            pad = tbsupport_device(desc)
+            try:
+                watcher = tbsupport.LibinputWatcher(pad.node, workdir, "exp")
+                fd = os.open(pad.node, os.O_WRONLY)
+                for r in range(rounds):
+                    for wait, data in writes:
+                        time.sleep(wait)
+                        os.write(fd, data)
+                    for k in range(1, 48):
+                        time.sleep(1 / 60)
+                        os.write(fd, frame(row(120 - step * k), 55))
+                    time.sleep(1 / 60)
+                    os.write(fd, lift([0, 1, 2], 0x14e))
+                    time.sleep(0.4)
+                os.close(fd)
+                time.sleep(0.3)
+                watcher.stop()
+                swipe = gestures(watcher.text(), "SWIPE")
+                ups = [unaccelerated(r)[0] for p, _, r in swipe if p == "UPDATE"]
+                last = ups[len(ups) // rounds * (rounds - 1):] if rounds > 1 else ups
+                print("MEASURE touchpad start, {} ({} gesture on the device): libinput's sum {:.1f} units for {:.1f} of travel ({:.1f} %), "
+                      "first updates {}, {} updates".format(name, "first" if rounds == 1 else "second", sum(last), -47 * step * UNITS_PER_MM,
+                                                           100 * sum(last) / (-47 * step * UNITS_PER_MM), [round(u, 2) for u in last[:3]], len(last)), flush=True)
+            finally:
+                pad.remove()
+    # Cancelling: one finger lifts, the rest after a pause (libinput debounces a finger count change 100 ms).
+    for name, pause in [("the rest in the same write", None), ("the rest 50 ms later", 0.05), ("the rest 120 ms later", 0.12), ("the rest 200 ms later", 0.2)]:
+        pad = tbsupport_device(desc)
+        try:
             watcher = tbsupport.LibinputWatcher(pad.node, workdir, "exp")
-            pad.play(rec)
-            time.sleep(0.5)
+            fd = os.open(pad.node, os.O_WRONLY)
+            os.write(fd, frame(row(120), 55, land=True))
+            for k in range(1, 20):
+                time.sleep(1 / 60)
+                os.write(fd, frame(row(120 - step * k), 55))
+            drop = lift([2], 0x14e, 0x14d, touch_up=False)
+            rest = lift([0, 1], 0x14d)
+            if pause is None:
+                os.write(fd, drop + rest)
+            else:
+                os.write(fd, drop)
+                time.sleep(pause)
+                os.write(fd, rest)
+            os.close(fd)
+            time.sleep(0.4)
             watcher.stop()
-            swipe = gestures(watcher.text(), "SWIPE")
-            total = sum(unaccelerated(r)[0] for p, _, r in swipe if p == "UPDATE")
-            first = next((unaccelerated(r)[0] for p, _, r in swipe if p == "UPDATE"), None)
-            print("MEASURE touchpad start, {}: libinput's sum {:.1f} units for {:.1f} of travel ({:.1f} %), first update {}, {} updates".format(
-                name, total, -47 * step * UNITS_PER_MM, 100 * total / (-47 * step * UNITS_PER_MM), first,
-                len([1 for p, _, _ in swipe if p == "UPDATE"])), flush=True)
-    finally:
-        pad.remove()
+            ends = [r.strip() for p, _, r in gestures(watcher.text(), "SWIPE") if p == "END"]
+            print("MEASURE touchpad cancel, {}: libinput's ends {}".format(name, ends), flush=True)
+        finally:
+            pad.remove()
 
 
 def tbsupport_device(desc):

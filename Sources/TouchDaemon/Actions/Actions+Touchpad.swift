@@ -32,9 +32,12 @@ package final class TouchpadPlay {
 
     enum Phase {
         case down
-        /// The gesture is over and the fingers lift at `at`, no sooner than `Actions.touchpadMinimumDown`
-        /// after they landed; `cancelled`: one lifts first (AC11).
-        case lifting(at: Double, cancelled: Bool)
+        /// The gesture ended: the fingers lift at `at`, no sooner than `Actions.touchpadMinimumDown`
+        /// after they landed (AC10).
+        case lifting(at: Double)
+        /// The gesture was cancelled: one finger has lifted, and the others lift at `at`, once libinput
+        /// has taken the changed count for a cancel (AC11).
+        case cancelling(at: Double)
     }
 
     init(fingers: TouchpadFingers, ids: [Int32], landed: Double, source: Source) {
@@ -46,19 +49,33 @@ package final class TouchpadPlay {
     }
 
     var isDown: Bool { if case .down = phase { true } else { false } }
+
+    /// When the fingers still down lift (nil: they are down for as long as the gesture).
+    var liftAt: Double? {
+        switch phase {
+        case .down: nil
+        case .lifting(let at), .cancelling(let at): at
+        }
+    }
 }
 
 /// The touchpad action (docs/actions.md, "Touchpad"): a pan's, swipe's, edge pan's or pinch's fingers
 /// played on `TouchBridge touchpad`, so that the compositor runs its own touchpad gesture and animates
 /// it with them. One gesture plays at a time: the pad has one set of slots.
 extension Actions {
+    /// 120 ms: how long the other fingers stay after one lifted in a cancel. libinput waits 100 ms
+    /// (its DEFAULT_GESTURE_SWITCH_TIMEOUT) before it takes a changed finger count as the gesture's
+    /// cancel; all lifting sooner is an end (the lab: "cancelled" only with the rest 120 ms later).
+    package static let touchpadCancelPause = 0.12
+
     /// 250 ms: the least time the fingers stay down. libinput takes fingers that lift within 180 ms
     /// (its tap timeout) without moving 1.3 mm for a tap, and three for a middle click; a quick
     /// flick scaled to the pad may move less. Held still a little longer, it ends as a gesture.
     package static let touchpadMinimumDown = 0.25
 
     func touchpad(_ o: TouchpadOptions, _ b: Binding, _ g: GestureRecognizer) {
-        let time = g.currentTime
+        // A command's time when one cancelled it (a recognizer disabled), else the frame's.
+        let time = max(g.currentTime, lastTime)
         switch g.state {
         case .began where !g.isDiscrete, .ended where g.isDiscrete:
             land(o, b, g, time: time)
@@ -73,7 +90,7 @@ extension Actions {
     }
 
     private func land(_ o: TouchpadOptions, _ b: Binding, _ g: GestureRecognizer, time: Double) {
-        if case .touchpad(let old) = b.state { liftNow(old, b, time: time, cancelled: !old.isDown ? nil : true) }
+        if case .touchpad(let old) = b.state { liftNow(old, b, time: time) }
         // The pad has one set of slots: a gesture still playing keeps it; one only waiting to lift
         // lifts now.
         for other in bindings where other !== b {
@@ -82,7 +99,7 @@ extension Actions {
                 log.debug("touchpad: \(b.name) began while \(other.name) plays: it is not played")
                 return
             }
-            liftNow(p, other, time: time, cancelled: nil)
+            liftNow(p, other, time: time)
         }
         let touches = g.gestureTouches.filter(\.isLive)
         guard !touches.isEmpty else { return }
@@ -153,36 +170,46 @@ extension Actions {
         write(play, play.fingers.positions(translation: translation, spread: spread), landing: false, b, time: time, state: state)
     }
 
-    /// The gesture is over: its fingers lift now, or when they have been down long enough.
+    /// The gesture is over: its fingers lift now, or when they have been down long enough; a cancel
+    /// lifts one now and the others after the pause that makes libinput call it a cancel.
     private func lift(_ play: TouchpadPlay, _ b: Binding, time: Double, cancelled: Bool) {
-        let at = play.landed + Self.touchpadMinimumDown
-        if time >= at {
-            liftNow(play, b, time: time, cancelled: cancelled)
+        let earliest = play.landed + Self.touchpadMinimumDown
+        if cancelled && play.ids.count > 1 {
+            dropOne(play, b, time: time)
+            play.phase = .cancelling(at: max(time + Self.touchpadCancelPause, earliest))
         } else {
-            play.phase = .lifting(at: at, cancelled: cancelled)
+            play.phase = .lifting(at: max(time, earliest))
+            if time >= earliest { liftNow(play, b, time: time) }
         }
     }
 
-    /// Lifts `play`'s fingers at `time`. `cancelled` (nil: as its pending lift says): one finger lifts
-    /// a frame before the rest, which libinput reports as the gesture cancelled (the compositor then
-    /// springs back), not ended.
-    func liftNow(_ play: TouchpadPlay, _ b: Binding, time: Double, cancelled: Bool?) {
-        let cancel: Bool
-        switch (cancelled, play.phase) {
-        case (let c?, _): cancel = c
-        case (nil, .lifting(_, let c)): cancel = c
-        case (nil, .down): cancel = true
-        }
-        let state: StaticString = cancel ? "cancelled" : "ended"
-        var e: [input_event] = []
+    /// The last finger lifts: BTN_TOOL_* says one fewer.
+    private func dropOne(_ play: TouchpadPlay, _ b: Binding, time: Double) {
+        let n = play.ids.count
+        queue(.touchpad, [event(EV_ABS, UInt16(ABS_MT_SLOT), Int32(n - 1)), event(EV_ABS, UInt16(ABS_MT_TRACKING_ID), -1),
+                          event(EV_KEY, Self.toolCode(n), 0), event(EV_KEY, Self.toolCode(n - 1), 1), syn()])
+        let left = play.written.prefix(n - 1)
+        line(b, time, state: "cancelled", action: "touchpad") { w in Self.writeFingers(left, &w) }
+    }
+
+    /// Lifts what `play` has down at `time`: all of them (an end, or what a cancel left), or, when the
+    /// gesture is still down (a scene replaced, actions stopping: no time to wait), one and then the rest.
+    func liftNow(_ play: TouchpadPlay, _ b: Binding, time: Double) {
         var down = play.ids.count
-        if cancel && down > 1 {
-            e += [event(EV_ABS, UInt16(ABS_MT_SLOT), Int32(down - 1)), event(EV_ABS, UInt16(ABS_MT_TRACKING_ID), -1),
-                  event(EV_KEY, Self.toolCode(down), 0), event(EV_KEY, Self.toolCode(down - 1), 1), syn()]
+        var state: StaticString = "ended"
+        switch play.phase {
+        case .lifting: break
+        case .cancelling:
             down -= 1
-            let left = play.written.prefix(down)
-            line(b, time, state: state, action: "touchpad") { w in Self.writeFingers(left, &w) }
+            state = "cancelled"
+        case .down:
+            state = "cancelled"
+            if down > 1 {
+                dropOne(play, b, time: time)
+                down -= 1
+            }
         }
+        var e: [input_event] = []
         for i in 0..<down { e += [event(EV_ABS, UInt16(ABS_MT_SLOT), Int32(i)), event(EV_ABS, UInt16(ABS_MT_TRACKING_ID), -1)] }
         e += [event(EV_KEY, KeyCode.touch, 0), event(EV_KEY, Self.toolCode(down), 0), syn()]
         queue(.touchpad, e)
@@ -242,14 +269,14 @@ extension Actions {
 
     /// Lifts every gesture on the pad now (the scene replaced, actions stopping).
     func liftTouchpad(at time: Double) {
-        for b in bindings { if case .touchpad(let play) = b.state { liftNow(play, b, time: time, cancelled: nil) } }
+        for b in bindings { if case .touchpad(let play) = b.state { liftNow(play, b, time: time) } }
     }
 
     /// The earliest pending lift.
     var nextTouchpadLift: Double? {
         var best: Double?
         for b in bindings {
-            if case .touchpad(let p) = b.state, case .lifting(let at, _) = p.phase, best.map({ at < $0 }) ?? true { best = at }
+            if case .touchpad(let p) = b.state, let at = p.liftAt, best.map({ at < $0 }) ?? true { best = at }
         }
         return best
     }
@@ -257,8 +284,8 @@ extension Actions {
     /// Pending lifts due by `time`, each at its own time.
     func advanceTouchpad(to time: Double) {
         for b in bindings {
-            guard case .touchpad(let p) = b.state, case .lifting(let at, _) = p.phase, at <= time else { continue }
-            liftNow(p, b, time: at, cancelled: nil)
+            guard case .touchpad(let p) = b.state, let at = p.liftAt, at <= time else { continue }
+            liftNow(p, b, time: at)
         }
     }
 }

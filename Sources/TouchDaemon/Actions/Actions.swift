@@ -128,7 +128,7 @@ public final class Actions {
     package func unbind(_ recognizers: [GestureRecognizer]) {
         let gone = Set(recognizers.map(ObjectIdentifier.init))
         for b in bindings where b.recognizer.map({ gone.contains(ObjectIdentifier($0)) }) ?? true {
-            if case .touchpad(let play) = b.state { liftNow(play, b, time: lastTime, cancelled: nil) }
+            if case .touchpad(let play) = b.state { liftNow(play, b, time: lastTime) }
             b.state = .idle
             b.recognizer = nil
         }
@@ -393,8 +393,11 @@ public final class Actions {
     }
 
     private var writer = JSONWriter(capacity: 256)
-    /// The latest time seen (frames, timers, actions): when a lift that no frame causes happens.
+    /// The latest time seen (frames, timers, actions, commands): when a lift that no frame causes happens.
     var lastTime = 0.0
+
+    /// Time has come to `time` outside a frame (a command that disables recognizers).
+    package func clock(_ time: Double) { lastTime = max(lastTime, time) }
 
     /// An action line (ActionLine) for binding `b`.
     func line(_ b: Binding, _ time: Double, state: StaticString, action: StaticString? = nil,

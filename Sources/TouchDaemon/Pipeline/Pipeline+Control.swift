@@ -33,6 +33,7 @@ extension Pipeline {
             for h in hits where !matched.contains(where: { $0 === h }) { matched.append(h) }
         }
         passthrough?.time(time)
+        actions?.clock(time)
         for r in matched {
             if let name = r.name { enabledOverrides[name] = enabled }
             r.isEnabled = enabled
@@ -59,6 +60,7 @@ extension Pipeline {
                 throw ClientCommand.Refusal(message: "scene: this connection has no client scene \"\(name)\" to remove")
             }
             passthrough?.time(time)
+            actions?.clock(time)
             remove(clientScenes[old])
             clientScenes.remove(at: old)
             flushWrites()
@@ -72,6 +74,7 @@ extension Pipeline {
             throw ClientCommand.Refusal(message: "scene: a recognizer is already named \"\(clash.name ?? "")\"; choose another scene name")
         }
         passthrough?.time(time)
+        actions?.clock(time)
         var position: Int?
         if let old {
             let replaced = clientScenes[old]
@@ -91,6 +94,7 @@ extension Pipeline {
         let mine = clientScenes.filter { $0.connection == connection }
         guard !mine.isEmpty else { return }
         passthrough?.time(time)
+        actions?.clock(time)
         for c in mine { remove(c) }
         clientScenes.removeAll { $0.connection == connection }
         flushWrites()

@@ -88,6 +88,7 @@ public final class Pipeline {
     public func replace(scene newScene: Scene, at time: Double) {
         let old = application, oldScene = scene
         passthrough?.time(time)
+        actions?.clock(time)
         for r in oldScene.recognizers { r.isEnabled = false }
         // The client scenes go with the old window, and are built again on the new one.
         let clients = clientScenes
