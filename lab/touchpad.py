@@ -117,10 +117,6 @@ def check_swipe(binaries, workdir):
         print("MEASURE touchpad swipe: libinput's unaccelerated dx sum {:.1f} units for {:.1f} expected ({:.1f} pt of travel at {:.4f} mm/pt; "
               "the pad's fingers moved {:.2f} mm, {:.1f} units); {} updates".format(
                   summed, expected, travel, SCALE, pad_mm, pad_mm * UNITS_PER_MM, len([1 for p, _, _ in swipe if p == "UPDATE"])), flush=True)
-        head = [l for l in text.splitlines() if "GESTURE" in l][:4]
-        acts = [l["fingers"][0] for l in lines if l.get("event") == "action"][:4]
-        print("MEASURE touchpad swipe start: pad frames {}; action lines {}; libinput {}".format(
-            [[(c, v) for (ty, c, v) in ev if ty == 3 and c in (0x00, 0x2f, 0x35)][:6] for _, ev in p_frames[:4]], acts, head), flush=True)
         ok = begin == [3] and len(end) == 1 and "cancelled" not in end[0] and close and ordered
         report("touchpad: a three-finger pan gives GESTURE_SWIPE_BEGIN (3 fingers), updates summing {:.0f} of {:.0f} units "
                "(within 5 %), GESTURE_SWIPE_END not cancelled; the mirror's cancel came first".format(summed, expected), ok,

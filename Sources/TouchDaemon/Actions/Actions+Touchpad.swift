@@ -119,10 +119,11 @@ extension Actions {
         b.state = .touchpad(play)
         // Landing a step back, then the step: libinput spends its start threshold on it (AC9).
         let start = fingers.positions(translation: .zero)
-        let direction: Point
-        switch g {
-        case let pan as PanGestureRecognizer: direction = pan.velocity(in: nil)
-        default: direction = touches.reduce(Point.zero) { $0 + $1.location(in: nil) - $1.previousLocation(in: nil) }
+        // Which way the gesture goes: the touches' last step (a pan begins, a swipe is recognized, on
+        // a frame that moved them), else a pan's velocity or translation.
+        var direction = touches.reduce(Point.zero) { $0 + $1.location(in: nil) - $1.previousLocation(in: nil) }
+        if direction.length == 0, let pan = g as? PanGestureRecognizer {
+            direction = pan.velocity(in: nil).length > 0 ? pan.velocity(in: nil) : pan.translation(in: nil)
         }
         if let landing = fingers.landing(pinch: g is PinchGestureRecognizer, direction: direction) {
             write(play, landing, landing: true, b, time: time, state: stateName(g))
