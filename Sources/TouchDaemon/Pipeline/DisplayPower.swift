@@ -33,8 +33,14 @@ package struct DisplayPower {
     package private(set) var state = State.on
     /// The scene's `"display"`; nil: no timers, and a touch wakes nothing (the idle manager's to do).
     package var config: DisplayConfig? {
-        didSet { if config == nil && state != .off { state = .on } }
+        didSet {
+            if config == nil && state != .off { state = .on }
+            if oldValue == nil && config != nil { touching = [] }      // frames were not watched until now
+        }
     }
+    /// Frames matter only with a config (the idle time, a touch that wakes): without one the pipeline
+    /// does not even show them (a frame's cost stays the plain pipeline's).
+    package var watchesFrames: Bool { config != nil }
     /// The brightness the display had when it dimmed or went off, which a touch gives back (DS3).
     package private(set) var restore: Double?
     /// When the last finger lifted (nil: the clock has not started: no timer yet).

@@ -306,7 +306,7 @@ public final class Pipeline {
         if focusState.told != focusState.applied { applyFocusWhenIdle() }
         if wantsActivity { noteActivity(frame) }
         let swallow = displayGate.isActive && swallowed(frame)
-        notePower(frame)
+        if displayPower.watchesFrames { notePower(frame) }
         if swallow { return }
         guard passthrough != nil || !retiring.isEmpty || actions != nil else {
             application.handle(frame)
