@@ -71,7 +71,7 @@ struct SceneFileTests {
 
     @Test("Errors name the file, the line, the JSON path and the problem", arguments: [
         (#"{"window": {"width": 800, "height": 480}, "views": [{"name": "a", "frame": [0, 0, 1, 1], "recognizers": [{"name": "t", "type": "tap", "numberOfTaps": 2}]}]}"#,
-         #"s.json:1: views[0].recognizers[0].numberOfTaps: unknown key "numberOfTaps" (did you mean "numberOfTapsRequired"?); allowed: name, type, enabled, cancelsTouchesInView, delaysTouchesBegan, delaysTouchesEnded, allowedTouchTypes, requireToFail, simultaneousWith, numberOfTapsRequired, numberOfTouchesRequired, action, apps, exceptApps"#),
+         #"s.json:1: views[0].recognizers[0].numberOfTaps: unknown key "numberOfTaps" (did you mean "numberOfTapsRequired"?); allowed: name, type, enabled, cancelsTouchesInView, delaysTouchesBegan, delaysTouchesEnded, allowedTouchTypes, requireToFail, simultaneousWith, numberOfTapsRequired, numberOfTouchesRequired, apps, exceptApps, action"#),
         ("{\"window\": {\"width\": 800, \"height\": 480},\n \"views\": [\n {\"name\": \"a\", \"frame\": [0, 0, 1, 1],\n \"recognizers\": [{\"name\": \"t\", \"type\": \"tap\", \"numberOfTapsRequired\": 0}]}]}",
          "s.json:4: views[0].recognizers[0].numberOfTapsRequired: must be an integer ≥ 1, found 0"),
         (#"{"window": {"width": 800}}"#, "s.json:1: window: missing \"height\""),

@@ -48,6 +48,36 @@ extension Ctl {
         return lines
     }
 
+    /// `scene format FILE`: the file as the project writes scenes (SceneFileText), on stdout, or
+    /// rewritten in place (`--write`, atomically), or only checked (`--check`: exit 1 if it differs).
+    package static let sceneFormat = Command("scene format", operands: "FILE", "print a scene file as the project writes scenes: each object's keys in the schema's\norder, a view a line with its recognizers under it (the editor saves this way)", options: [
+        .flag("write", "rewrite FILE in place (atomically; the old file kept as FILE~)"),
+        .flag("check", "print nothing; exit 1 if FILE is not written so"),
+    ]) { a in
+        try a.expect(1, "the scene file")
+        let path = a.positional[0]
+        let text = try Files.readText(path)
+        var parser = JSONParser(text)
+        let json: JSON
+        do { json = try parser.parse() } catch let e as JSONSyntaxError {
+            throw ConfigError(file: path, line: e.line, path: "", message: "column \(e.column): \(e.message)")
+        }
+        let formatted = SceneFileText.format(json)
+        if a.has("check") {
+            guard formatted == text else {
+                FileHandleStandardError.write("\(path): not written as scenes are (touchbridgectl scene format --write \(path))\n")
+                return 1
+            }
+            return 0
+        }
+        if a.has("write") {
+            if formatted != text { try Files.replaceAtomically(path, formatted, keepPrevious: true) }
+            return 0
+        }
+        print(formatted, terminator: "")
+        return 0
+    }
+
     package static let sceneDefault = Command("scene default", "print the built-in scene (or the built-in pass-through scene) as a scene file", options: [
         .flag("passthrough", "the built-in pass-through scene"),
     ]) { a in

@@ -118,6 +118,17 @@ package enum ActionSchema {
         }),
     ]
 
+    /// The keys of a kind's options object, in order (`{"scroll": {…}}`); nil for a kind without one.
+    package static func optionKeys(of kind: String) -> [String]? {
+        switch kind {
+        case "scroll": scroll.names
+        case "zoom": zoom.names
+        case "touchpad": touchpad.names
+        case "value": slider.names
+        default: nil
+        }
+    }
+
     package static let kindNames = kinds.map(\.name)
     package static let allowedKeys = kindNames + [countKey, onKey]
 

@@ -69,7 +69,7 @@ extension Scene {
         let entries = builtInRecognizers(passthrough: passthrough).map {
             RecognizerSchema.fileEntry($0.recognizer, requireToFail: $0.requireToFail, simultaneousWith: $0.simultaneousWith)
         }
-        return """
+        let text = """
         {
           "window": {"width": \(n(size.width)), "height": \(n(size.height))},
           "devices": [\(passthrough ? #"{"passthrough": true}"# : "")],
@@ -82,6 +82,10 @@ extension Scene {
         }
 
         """
+        // As the project writes scenes (a long entry wrapped), so that scenes/default.json is it.
+        var parser = JSONParser(text)
+        guard let json = try? parser.parse() else { preconditionFailure("the built-in scene's text is not JSON") }
+        return SceneFileText.format(json)
     }
 
     /// A scene file's entry for the recognizer `g` (its name, type and the properties that differ from

@@ -190,7 +190,7 @@ package struct RecognizerSchema: Sendable {
 
     /// The keys a recognizer of this type may have, in the order error messages list them.
     package var allowedKeys: [String] {
-        [Self.nameKey, Self.typeKey] + Self.common.map(\.key) + [Self.requireToFailKey, Self.simultaneousKey] + properties.map(\.key) + [Self.actionKey, Self.appsKey, Self.exceptAppsKey]
+        [Self.nameKey, Self.typeKey] + Self.common.map(\.key) + [Self.requireToFailKey, Self.simultaneousKey] + properties.map(\.key) + [Self.appsKey, Self.exceptAppsKey, Self.actionKey]
     }
 
     /// Every type's name, for messages.
@@ -226,8 +226,8 @@ package struct RecognizerSchema: Sendable {
             w.endArray()
         }
         if simultaneousWithEveryone { w.key(string: simultaneousKey); w.staticString("*") }
-        if let action { w.key(string: actionKey); ActionSchema.write(action, discrete: g.isDiscrete, &w) }
         writeScope(scope, &w)
+        if let action { w.key(string: actionKey); ActionSchema.write(action, discrete: g.isDiscrete, &w) }
         w.endObject()
         // Names and keys are plain words: a space after each colon and comma reads as a person writes.
         return String(decoding: w.bytes, as: UTF8.self).replacingSeparators()
