@@ -13,6 +13,9 @@ package enum ActionSchema {
         let matches: @Sendable (Action.Kind) -> Bool
         /// A pencil barrel button may have it (a press is discrete: nothing that follows a gesture).
         let onPencilButton: Bool
+        /// The recognizer types it acts on (nil: every type), as its reader checks them: for a program
+        /// that offers only what fits (the editor; a test holds the two together).
+        var recognizers: [RecognizerKind]? = nil
         /// Reads the kind's value at `path`; `action` is the whole action object at `actionPath` (a
         /// click's count is beside it), `g` the recognizer it belongs to.
         let read: @Sendable (_ value: JSON, _ path: String, _ action: JSON, _ actionPath: String, _ g: GestureRecognizer,
@@ -64,7 +67,7 @@ package enum ActionSchema {
             w.string(button.rawValue)
             if count != 1 { w.key(string: countKey); w.int(count) }
         }),
-        KindKey(key: "scroll", matches: { if case .scroll = $0 { true } else { false } }, onPencilButton: false, read: { value, p, _, _, g, r, _ in
+        KindKey(key: "scroll", matches: { if case .scroll = $0 { true } else { false } }, onPencilButton: false, recognizers: [.pan, .screenEdgePan], read: { value, p, _, _, g, r, _ in
             let kind = RecognizerKind(g)
             guard kind == .pan || kind == .screenEdgePan else {
                 throw r.error(p, "scrolls only on a pan or a screenEdgePan (a \(kind.name) has no translation to scroll by)")
@@ -76,7 +79,7 @@ package enum ActionSchema {
             guard case .scroll(let o) = kind else { return }
             scroll.write(o, &w)
         }),
-        KindKey(key: "zoom", matches: { if case .zoom = $0 { true } else { false } }, onPencilButton: false, read: { value, p, _, _, g, r, layout in
+        KindKey(key: "zoom", matches: { if case .zoom = $0 { true } else { false } }, onPencilButton: false, recognizers: [.pinch], read: { value, p, _, _, g, r, layout in
             let kind = RecognizerKind(g)
             guard kind == .pinch else { throw r.error(p, "zooms only on a pinch (a \(kind.name) has no scale)") }
             var step = defaultZoomStep
@@ -88,7 +91,8 @@ package enum ActionSchema {
             guard case .zoom(let step, _) = kind else { return }
             zoom.write(step, &w)
         }),
-        KindKey(key: "touchpad", matches: { if case .touchpad = $0 { true } else { false } }, onPencilButton: false, read: { value, p, _, _, g, r, _ in
+        KindKey(key: "touchpad", matches: { if case .touchpad = $0 { true } else { false } }, onPencilButton: false,
+                recognizers: [.pan, .screenEdgePan, .swipe, .pinch], read: { value, p, _, _, g, r, _ in
             let kind = RecognizerKind(g)
             guard [.pan, .screenEdgePan, .swipe, .pinch].contains(kind) else {
                 throw r.error(p, "plays on the touchpad only from a pan, a screenEdgePan, a swipe or a pinch (a \(kind.name) has no fingers moving together)")
@@ -100,7 +104,7 @@ package enum ActionSchema {
             guard case .touchpad(let o) = kind else { return }
             touchpad.write(o, &w)
         }),
-        KindKey(key: "value", matches: { if case .value = $0 { true } else { false } }, onPencilButton: false, read: { value, p, _, _, g, r, _ in
+        KindKey(key: "value", matches: { if case .value = $0 { true } else { false } }, onPencilButton: false, recognizers: [.pan, .screenEdgePan], read: { value, p, _, _, g, r, _ in
             let kind = RecognizerKind(g)
             guard kind == .pan || kind == .screenEdgePan else {
                 throw r.error(p, "slides only on a pan or a screenEdgePan (a \(kind.name) has no travel to slide by)")
@@ -134,12 +138,12 @@ package enum ActionSchema {
 
     /// `{"scroll": {…}}`: how a pan scrolls.
     static let scroll = ConfigSchema<ScrollOptions>(keys: [
-        ConfigKey("pointsPerNotch", read: { o, json, p, r in
+        ConfigKey("pointsPerNotch", form: .number(min: 0), read: { o, json, p, r in
             o.pointsPerNotch = try r.number(json, p)
             guard o.pointsPerNotch > 0 else { throw r.error(p, "must be greater than 0, found \(o.pointsPerNotch)") }
         }, write: { o, w in w.key(string: "pointsPerNotch"); w.number(o.pointsPerNotch) }),
         .bool("natural", \.natural),
-        ConfigKey("deceleration", read: { o, json, p, r in
+        ConfigKey("deceleration", form: .choice(ScrollOptions.Deceleration.allCases.map(\.rawValue)), read: { o, json, p, r in
             let name = try r.string(json, p)
             guard let d = ScrollOptions.Deceleration(rawValue: name) else {
                 throw r.error(p, "must be \(alternatives(ScrollOptions.Deceleration.allCases.map(\.rawValue))), found \"\(name)\"")
@@ -150,7 +154,7 @@ package enum ActionSchema {
 
     /// `{"zoom": {"step": 1.1}}`: the scale factor a ctrl + wheel notch stands for.
     static let zoom = ConfigSchema<Double>(keys: [
-        ConfigKey("step", read: { step, json, p, r in
+        ConfigKey("step", form: .number(min: 1), read: { step, json, p, r in
             step = try r.number(json, p)
             guard step > 1 else { throw r.error(p, "must be greater than 1 (a scale factor per notch), found \(step)") }
         }, write: { step, w in w.key(string: "step"); w.number(step) }),
@@ -158,12 +162,12 @@ package enum ActionSchema {
 
     /// `{"touchpad": {"scale": 0.05, "fingers": 3}}`: how the fingers play on the touchpad.
     static let touchpad = ConfigSchema<TouchpadOptions>(keys: [
-        ConfigKey("scale", read: { o, json, p, r in
+        ConfigKey("scale", form: .number(min: 0), read: { o, json, p, r in
             let scale = try r.number(json, p)
             guard scale > 0 else { throw r.error(p, "must be greater than 0 (touchpad millimetres a point of travel), found \(scale)") }
             o.scale = scale
         }, write: { o, w in if let s = o.scale { w.key(string: "scale"); w.number(s) } }),
-        ConfigKey("fingers", read: { o, json, p, r in
+        ConfigKey("fingers", form: .integer(min: TouchpadOptions.fingerRange.lowerBound, max: TouchpadOptions.fingerRange.upperBound), read: { o, json, p, r in
             let n = try r.integer(json, p, min: TouchpadOptions.fingerRange.lowerBound)
             guard TouchpadOptions.fingerRange.contains(n) else {
                 throw r.error(p, "must be 2, 3 or 4 (libinput's touchpad gestures have two to four fingers), found \(n)")
@@ -174,18 +178,18 @@ package enum ActionSchema {
 
     /// `{"value": {"from": 0, "to": 1, "along": "y", "target": "backlight"}}`: a slider.
     static let slider = ConfigSchema<ValueOptions>(keys: [
-        ConfigKey("from", read: { o, json, p, r in o.from = try r.number(json, p) },
+        ConfigKey("from", form: .number(), read: { o, json, p, r in o.from = try r.number(json, p) },
                   write: { o, w in w.key(string: "from"); w.number(o.from) }),
-        ConfigKey("to", read: { o, json, p, r in o.to = try r.number(json, p) },
+        ConfigKey("to", form: .number(), read: { o, json, p, r in o.to = try r.number(json, p) },
                   write: { o, w in w.key(string: "to"); w.number(o.to) }),
-        ConfigKey("along", read: { o, json, p, r in
+        ConfigKey("along", form: .choice(ValueOptions.Axis.allCases.map(\.rawValue)), read: { o, json, p, r in
             let name = try r.string(json, p)
             guard let a = ValueOptions.Axis(rawValue: name) else {
                 throw r.error(p, "must be \"y\" (the value grows upwards) or \"x\" (rightwards), found \"\(name)\"")
             }
             o.along = a
         }, write: { o, w in w.key(string: "along"); w.string(o.along.rawValue) }),
-        ConfigKey("target", read: { o, json, p, r in
+        ConfigKey("target", form: .string, read: { o, json, p, r in
             let text = try r.string(json, p)
             if text == "backlight" { o.target = .backlight(nil); return }
             guard text.hasPrefix("backlight:"), case let name = String(text.dropFirst("backlight:".count)),

@@ -3,6 +3,27 @@ import TouchInput
 import TouchProtocol
 import TouchSystem
 
+/// What kind of value a key takes, for a program that builds a form from the schema (the scene editor,
+/// `SchemaDescription`): the tables say it beside the reader, so a key added there comes with its form.
+package enum ValueForm: Sendable, Equatable {
+    case bool
+    /// A whole number, at least `min`, at most `max`.
+    case integer(min: Int, max: Int? = nil)
+    /// A number, at least `min`, at most `max`.
+    case number(min: Double? = nil, max: Double? = nil)
+    case string
+    /// One of these words.
+    case choice([String])
+    /// A list of these words (a swipe's directions, an edge pan's edges).
+    case names([String])
+    /// A list of strings (names, app patterns).
+    case strings
+    /// `count` numbers (a frame: 4).
+    case numbers(Int)
+    /// Anything else: edited as JSON.
+    case json
+}
+
 /// One key of a configuration object (a scene's device entry, its keyboard, an action's options, the
 /// MQTT bridge's file): how its value is read
 /// onto the value the object describes (checked, with an error naming the JSON path) and how it is
@@ -15,23 +36,26 @@ package struct ConfigKey<Value>: Sendable {
     /// Writes `"key": value`, or nothing where a file would leave the key out; nil for a configuration
     /// only read (nothing writes an MQTT bridge's file back).
     package let write: (@Sendable (Value, inout JSONWriter) -> Void)?
+    /// What kind of value it takes (SchemaDescription).
+    package var form: ValueForm
 
-    package init(_ key: String, read: @escaping @Sendable (inout Value, JSON, String, ConfigReader) throws -> Void,
+    package init(_ key: String, form: ValueForm = .json, read: @escaping @Sendable (inout Value, JSON, String, ConfigReader) throws -> Void,
                  write: (@Sendable (Value, inout JSONWriter) -> Void)?) {
         self.key = key
+        self.form = form
         self.read = read
         self.write = write
     }
 
     package static func bool(_ key: String, _ kp: WritableKeyPath<Value, Bool> & Sendable) -> ConfigKey {
-        ConfigKey(key, read: { v, json, p, r in v[keyPath: kp] = try r.bool(json, p) },
+        ConfigKey(key, form: .bool, read: { v, json, p, r in v[keyPath: kp] = try r.bool(json, p) },
                   write: { v, w in w.key(string: key); w.bool(v[keyPath: kp]) })
     }
 
     /// A string, always written.
     package static func string(_ key: String, _ kp: WritableKeyPath<Value, String> & Sendable,
                                check: (@Sendable (String) -> String?)? = nil) -> ConfigKey {
-        ConfigKey(key, read: { v, json, p, r in
+        ConfigKey(key, form: .string, read: { v, json, p, r in
             let s = try r.string(json, p)
             if let problem = check?(s) { throw r.error(p, problem) }
             v[keyPath: kp] = s
@@ -41,7 +65,7 @@ package struct ConfigKey<Value>: Sendable {
     /// A string that may be absent (written only when present); `check` says what is wrong with one.
     package static func optionalString(_ key: String, _ kp: WritableKeyPath<Value, String?> & Sendable,
                                        check: (@Sendable (String) -> String?)? = nil) -> ConfigKey {
-        ConfigKey(key, read: { v, json, p, r in
+        ConfigKey(key, form: .string, read: { v, json, p, r in
             let s = try r.string(json, p)
             if let problem = check?(s) { throw r.error(p, problem) }
             v[keyPath: kp] = s
@@ -52,7 +76,7 @@ package struct ConfigKey<Value>: Sendable {
 
     /// A list of app ids or shell patterns of them (docs/focus.md), none empty; written when not empty.
     package static func appPatterns(_ key: String, _ kp: WritableKeyPath<Value, [String]> & Sendable) -> ConfigKey {
-        ConfigKey(key, read: { v, json, p, r in
+        ConfigKey(key, form: .strings, read: { v, json, p, r in
             let patterns = try r.strings(json, p)
             if let i = patterns.firstIndex(where: \.isEmpty) {
                 throw r.error("\(p)[\(i)]", "must not be empty: an app id or a shell pattern of one (\"krita\", \"com.github.xournalpp.*\")")
@@ -70,7 +94,7 @@ package struct ConfigKey<Value>: Sendable {
     /// `[x, y, width, height]`, written only when present; `check` says what is wrong with one.
     package static func rect(_ key: String, _ kp: WritableKeyPath<Value, Rect?> & Sendable, what: String,
                              check: @escaping @Sendable ([Double]) -> String?) -> ConfigKey {
-        ConfigKey(key, read: { v, json, p, r in
+        ConfigKey(key, form: .numbers(4), read: { v, json, p, r in
             let f = try r.numbers(json, p, count: 4, what: what)
             if let problem = check(f) { throw r.error(p, problem) }
             v[keyPath: kp] = Rect(x: f[0], y: f[1], width: f[2], height: f[3])
@@ -182,7 +206,7 @@ public struct DisplayConfig: Equatable, Sendable {
 package enum DisplaySchema {
     package static let schema = ConfigSchema<DisplayConfig>(keys: [
         seconds("dimAfter", \.dimAfter),
-        ConfigKey("dimTo", read: { c, json, p, r in
+        ConfigKey("dimTo", form: .number(min: 0, max: 1), read: { c, json, p, r in
             c.dimTo = try r.number(json, p)
             guard c.dimTo > 0 && c.dimTo <= 1 else {
                 throw r.error(p, "must be above 0 and at most 1 (a fraction of the backlight's maximum; \"offAfter\" turns it off), found \(c.dimTo)")
@@ -195,7 +219,7 @@ package enum DisplaySchema {
     ])
 
     private static func seconds(_ key: String, _ kp: WritableKeyPath<DisplayConfig, Double?> & Sendable) -> ConfigKey<DisplayConfig> {
-        ConfigKey(key, read: { c, json, p, r in
+        ConfigKey(key, form: .number(min: 0), read: { c, json, p, r in
             let v = try r.number(json, p)
             guard v > 0, v <= 86_400 * 7 else { throw r.error(p, "must be seconds above 0 (and at most a week), found \(v)") }
             c[keyPath: kp] = v

@@ -15,6 +15,8 @@ package struct RecognizerProperty: Sendable {
     /// Said in a scene file even at its default, because it says what the recognizer is (a swipe's
     /// direction, an edge pan's edges).
     package var alwaysInFiles = false
+    /// What kind of value it takes (SchemaDescription).
+    package var form = ValueForm.json
 
     /// The recognizer as the class the property belongs to: the schema made it, so it is one.
     private static func typed<R: GestureRecognizer>(_ g: GestureRecognizer) -> R {
@@ -24,7 +26,7 @@ package struct RecognizerProperty: Sendable {
 
     package static func bool<R: GestureRecognizer>(_ key: String, _ kp: ReferenceWritableKeyPath<R, Bool> & Sendable) -> RecognizerProperty {
         RecognizerProperty(key: key, read: { g, v, p, r in (typed(g) as R)[keyPath: kp] = try r.reader.bool(v, p) },
-                           write: { g, w in w.key(string: key); w.bool((typed(g) as R)[keyPath: kp]) })
+                           write: { g, w in w.key(string: key); w.bool((typed(g) as R)[keyPath: kp]) }, form: .bool)
     }
 
     /// A whole number ≥ `min`; not written when it is `unwritten` (a default no file can give).
@@ -34,7 +36,7 @@ package struct RecognizerProperty: Sendable {
                            write: { g, w in
                                let n = (typed(g) as R)[keyPath: kp]
                                if n != unwritten { w.key(string: key); w.int(n) }
-                           })
+                           }, form: .integer(min: min))
     }
 
     /// A number ≥ 0 (seconds, points).
@@ -43,7 +45,7 @@ package struct RecognizerProperty: Sendable {
             let n = try r.reader.number(v, p)
             guard n >= 0 else { throw r.reader.error(p, "must not be negative, found \(n)") }
             (typed(g) as R)[keyPath: kp] = n
-        }, write: { g, w in w.key(string: key); w.number((typed(g) as R)[keyPath: kp]) })
+        }, write: { g, w in w.key(string: key); w.number((typed(g) as R)[keyPath: kp]) }, form: .number(min: 0))
     }
 
     /// A list of names of a `NamedOptions` set (`["left", "right"]`). An empty list is an error, or,
@@ -69,7 +71,7 @@ package struct RecognizerProperty: Sendable {
             w.beginArray()
             for name in (typed(g) as R)[keyPath: kp].names { w.string(name) }
             w.endArray()
-        }, alwaysInFiles: true)
+        }, alwaysInFiles: true, form: .names(O.readableNames))
     }
 }
 
@@ -93,7 +95,7 @@ extension RecognizerProperty {
             w.beginArray()
             for name in g.allowedTouchTypes.names { w.string(name) }
             w.endArray()
-        })
+        }, form: .names(TouchTypes.readableNames))
     }
 }
 

@@ -34,7 +34,7 @@ package enum StrokeSchema {
             let s = g as! StrokeGestureRecognizer
             w.key(string: templatesKey)
             if let origin = s.templateOrigin { w.string(origin) } else { StrokeTemplatesFile.write(s.drawings, &w) }
-        }, alwaysInFiles: true),
+        }, alwaysInFiles: true, form: .json),
         RecognizerProperty(key: "shapes", read: { g, v, p, r in
             let names = try r.reader.strings(v, p)
             for (i, n) in names.enumerated() where !StrokeTemplatesFile.isName(n) {
@@ -48,7 +48,7 @@ package enum StrokeSchema {
             w.beginArray()
             for n in s.shapes { w.string(n) }
             w.endArray()
-        }),
+        }, form: .strings),
         RecognizerProperty(key: "orientation", read: { g, v, p, r in
             let word = try r.reader.string(v, p)
             guard let o = Protractor.Orientation(rawValue: word) else {
@@ -56,13 +56,15 @@ package enum StrokeSchema {
                 throw r.reader.error(p, "must be \(names.map { "\"\($0)\"" }.joined(separator: " or "))\(DidYouMean.hint(word, in: names)), not \"\(word)\"")
             }
             (g as! StrokeGestureRecognizer).orientation = o
-        }, write: { g, w in w.key(string: "orientation"); w.string((g as! StrokeGestureRecognizer).orientation.rawValue) }),
+        }, write: { g, w in w.key(string: "orientation"); w.string((g as! StrokeGestureRecognizer).orientation.rawValue) },
+           form: .choice(Protractor.Orientation.allCases.map(\.rawValue))),
         .int("touches", \StrokeGestureRecognizer.numberOfTouchesRequired, min: 1),
         RecognizerProperty(key: "minimumScore", read: { g, v, p, r in
             let n = try r.reader.number(v, p)
             guard (0...1).contains(n) else { throw r.reader.error(p, "must be from 0 to 1 (a template's cosine), found \(n)") }
             (g as! StrokeGestureRecognizer).minimumScore = n
-        }, write: { g, w in w.key(string: "minimumScore"); w.number((g as! StrokeGestureRecognizer).minimumScore) }),
+        }, write: { g, w in w.key(string: "minimumScore"); w.number((g as! StrokeGestureRecognizer).minimumScore) },
+           form: .number(min: 0, max: 1)),
         .nonNegative("minimumLength", \StrokeGestureRecognizer.minimumLength),
     ]
 

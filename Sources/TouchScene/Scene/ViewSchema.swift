@@ -18,20 +18,23 @@ package struct ViewKey: Sendable {
     package let read: @Sendable (inout Scene.Builder, View, JSON, String) throws -> Void
     /// Writes `"key": value`, or nothing where a file would leave the key out.
     package let write: @Sendable (Scene.ViewWriting, View, inout JSONWriter) -> Void
+    /// What kind of value it takes (SchemaDescription).
+    package let form: ValueForm
 
-    init(_ key: String, missing: String? = nil, derived: Bool = false,
+    init(_ key: String, missing: String? = nil, derived: Bool = false, form: ValueForm = .json,
          read: @escaping @Sendable (inout Scene.Builder, View, JSON, String) throws -> Void = { _, _, _, _ in },
          write: @escaping @Sendable (Scene.ViewWriting, View, inout JSONWriter) -> Void) {
         self.key = key
         self.missing = missing
         self.derived = derived
+        self.form = form
         self.read = read
         self.write = write
     }
 
     /// A Bool property, always written.
     static func bool(_ key: String, _ kp: ReferenceWritableKeyPath<View, Bool> & Sendable) -> ViewKey {
-        ViewKey(key, read: { b, v, json, p in v[keyPath: kp] = try b.reader.bool(json, p) },
+        ViewKey(key, form: .bool, read: { b, v, json, p in v[keyPath: kp] = try b.reader.bool(json, p) },
                 write: { _, v, w in w.key(string: key); w.bool(v[keyPath: kp]) })
     }
 }
@@ -53,7 +56,7 @@ package enum ViewSchema {
     package static let recognizersKey = "recognizers", subviewsKey = "subviews"
 
     package static let keys: [ViewKey] = [
-        ViewKey("name", missing: "missing \"name\"", read: { b, v, json, p in
+        ViewKey("name", missing: "missing \"name\"", form: .string, read: { b, v, json, p in
             let name = try b.reader.string(json, p)
             guard !name.isEmpty else { throw b.reader.error(p, "must not be empty: the socket's lines name the view") }
             v.name = name
@@ -64,7 +67,7 @@ package enum ViewSchema {
         }),
         // Written as a scene file gives it: the untransformed rectangle about `center` (G2), which the
         // reader turns back into the same center and bounds size.
-        ViewKey("frame", missing: "missing \"frame\": [x, y, width, height]", read: { b, v, json, p in
+        ViewKey("frame", missing: "missing \"frame\": [x, y, width, height]", form: .numbers(4), read: { b, v, json, p in
             let f = try b.reader.numbers(json, p, count: 4, what: "[x, y, width, height]")
             guard f[2] >= 0, f[3] >= 0 else { throw b.reader.error(p, "width and height must not be negative") }
             v.frame = Rect(x: f[0], y: f[1], width: f[2], height: f[3])
@@ -72,14 +75,14 @@ package enum ViewSchema {
             let b = v.bounds
             w.key(string: "frame"); w.numbers([v.center.x - b.width / 2, v.center.y - b.height / 2, b.width, b.height])
         }),
-        ViewKey("bounds", read: { b, v, json, p in
+        ViewKey("bounds", form: .numbers(4), read: { b, v, json, p in
             let r = try b.reader.numbers(json, p, count: 4, what: "[x, y, width, height]")
             v.bounds = Rect(x: r[0], y: r[1], width: r[2], height: r[3])
         }, write: { _, v, w in
             let b = v.bounds
             if b.origin != .zero { w.key(string: "bounds"); w.numbers([b.origin.x, b.origin.y, b.width, b.height]) }
         }),
-        ViewKey("transform", read: { b, v, json, p in
+        ViewKey("transform", form: .numbers(6), read: { b, v, json, p in
             let t = try b.reader.numbers(json, p, count: 6, what: "[a, b, c, d, tx, ty]")
             let transform = AffineTransform(a: t[0], b: t[1], c: t[2], d: t[3], tx: t[4], ty: t[5])
             guard transform.isInvertible else { throw b.reader.error(p, "is not invertible (a·d − b·c = 0): the view could never be hit") }
@@ -101,7 +104,7 @@ package enum ViewSchema {
             }
             w.endArray()
         }),
-        ViewKey("alpha", read: { b, v, json, p in
+        ViewKey("alpha", form: .number(min: 0, max: 1), read: { b, v, json, p in
             let a = try b.reader.number(json, p)
             guard (0...1).contains(a) else { throw b.reader.error(p, "must be between 0 and 1, found \(a)") }
             v.alpha = a
@@ -110,7 +113,7 @@ package enum ViewSchema {
         .bool("userInteractionEnabled", \.isUserInteractionEnabled),
         .bool("multipleTouchEnabled", \.isMultipleTouchEnabled),
         .bool("exclusiveTouch", \.isExclusiveTouch),
-        ViewKey("touchInsets", read: { b, v, json, p in
+        ViewKey("touchInsets", form: .numbers(4), read: { b, v, json, p in
             let i = try b.reader.numbers(json, p, count: 4, what: "[top, left, bottom, right]")
             v.touchInsets = EdgeInsets(top: i[0], left: i[1], bottom: i[2], right: i[3])
         }, write: { _, v, w in
@@ -119,7 +122,7 @@ package enum ViewSchema {
         }),
         // `false`: touches whose hit-test view is this one, or inside it, never reach a mirror. Written
         // on the outermost such view only (its subviews are reserved with it).
-        ViewKey("passthrough", read: { b, v, json, p in
+        ViewKey("passthrough", form: .bool, read: { b, v, json, p in
             if try !b.reader.bool(json, p) { b.reserved.append(v) }
         }, write: { c, v, w in
             if c.reserved.contains(ObjectIdentifier(v)) && !(v.superview.map { c.reserved.contains(ObjectIdentifier($0)) } ?? false) {
