@@ -56,6 +56,7 @@ test: deps check-page
 # into the binaries): its script must parse.
 check-page:
 	node --check Sources/VisualizerPage/Page/page.js
+	node --check Sources/VisualizerPage/Page/editor.js
 	node --input-type=module --check < gnome-shell/touchbridge-focus@touchbridge/extension.js
 
 # The wlr foreign toplevel protocol's C (follow-focus wlr), made anew from the vendored XML by

@@ -12,7 +12,7 @@ struct EmbedPage: BuildToolPlugin {
         return [.buildCommand(displayName: "Embedding the visualizer's page",
                               executable: try context.tool(named: "embed-page").url,
                               arguments: [page.path(), output.path()],
-                              inputFiles: ["page.html", "page.css", "page.js"].map { page.appending(path: $0) },
+                              inputFiles: ["page.html", "page.css", "page.js", "editor.html", "editor.css", "editor.js"].map { page.appending(path: $0) },
                               outputFiles: [output])]
     }
 }

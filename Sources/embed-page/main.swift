@@ -47,6 +47,11 @@ let html = read(dir + "/page.html")
 let (beforeCSS, afterCSS) = split(html, at: "/*TB:CSS*/\n")
 let (head, rest) = split(beforeCSS + read(dir + "/page.css") + afterCSS, at: "<!--TB:HEAD-->\n")
 let (markup, end) = split(rest, at: "//TB:JS\n")
+// The editor's page: its CSS and script inlined where it says, served whole by `touchbridgectl edit`.
+let editorHTML = read(dir + "/editor.html")
+let (beforeEditorCSS, afterEditorCSS) = split(editorHTML, at: "/*TB:CSS*/\n")
+let (beforeEditorJS, afterEditorJS) = split(beforeEditorCSS + read(dir + "/editor.css") + afterEditorCSS, at: "//TB:JS\n")
+let editor = beforeEditorJS + read(dir + "/editor.js") + afterEditorJS
 var headText = head
 while headText.hasSuffix("\n") { headText.removeLast() }
 let source = """
@@ -58,6 +63,9 @@ let source = """
 
         /// The rest of the page.
         static let body = \(literal(markup + read(dir + "/page.js") + end))
+
+        /// The scene editor's page (editor.html with editor.css and editor.js inlined), whole.
+        package static let editorPage = \(literal(editor))
     }
 
     """

@@ -10,8 +10,8 @@ import TouchSystem
 
 /// In the order the overview lists them (docs/commands.md follows it).
 let commands: [Ctl.Command] = [
-    Ctl.listen, Ctl.devices, Ctl.replay, Ctl.visualize, Ctl.setRotation, Ctl.setDisplay, Ctl.setBrightness, Ctl.setFocus, Ctl.followRotation, Ctl.followFocus,
-    Ctl.mqtt, Ctl.tuio, Ctl.websocket, Ctl.enable, Ctl.disable, Ctl.scenePush, Ctl.sceneCheck, Ctl.sceneFormat, Ctl.sceneDefault, Ctl.strokeLearn, Ctl.strokeRecord, Ctl.strokeShapes, Ctl.bind, Ctl.doctor,
+    Ctl.listen, Ctl.devices, Ctl.replay, Ctl.visualize, Ctl.edit, Ctl.setRotation, Ctl.setDisplay, Ctl.setBrightness, Ctl.setFocus, Ctl.followRotation, Ctl.followFocus,
+    Ctl.mqtt, Ctl.tuio, Ctl.websocket, Ctl.enable, Ctl.disable, Ctl.scenePush, Ctl.sceneCheck, Ctl.sceneFormat, Ctl.sceneSchema, Ctl.sceneDefault, Ctl.strokeLearn, Ctl.strokeRecord, Ctl.strokeShapes, Ctl.bind, Ctl.doctor,
     Ctl.udevMirrorProperties,
 ]
 exit(Ctl.main(Array(CommandLine.arguments.dropFirst()), commands: commands,

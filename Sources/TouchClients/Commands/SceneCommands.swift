@@ -78,6 +78,13 @@ extension Ctl {
         return 0
     }
 
+    /// `scene schema`: the scene format as data (SchemaDescription), what the editor builds its forms from.
+    package static let sceneSchema = Command("scene schema", "print the scene format as JSON: every recognizer type, option, action and key, with\nits form and default (what touchbridgectl edit builds its forms from)", options: []) { a in
+        try a.expect(0, "nothing")
+        print(String(decoding: SchemaDescription.json(), as: UTF8.self))
+        return 0
+    }
+
     package static let sceneDefault = Command("scene default", "print the built-in scene (or the built-in pass-through scene) as a scene file", options: [
         .flag("passthrough", "the built-in pass-through scene"),
     ]) { a in

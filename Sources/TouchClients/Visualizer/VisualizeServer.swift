@@ -36,8 +36,18 @@ public final class VisualizeServer {
     /// The pages that read the stream.
     private var streams: [HTTPServer.Peer] = []
     /// The daemon's socket, connected again after 0.5 s doubling to 2 s when it goes away (a page
-    /// waits on it: a short wait).
-    private let daemon: DaemonConnection
+    /// waits on it: a short wait). The editor sends its Try scene on it (it lives with the connection).
+    package let daemon: DaemonConnection
+    /// Where the page is served ("/"; the editor serves its own there and this one at "/live").
+    package var pagePath = "/"
+    /// Paths another page's server answers first (the editor's): true when it did.
+    package var routes: ((HTTPServer.Peer, HTTPRequestHead, _ cookie: String?) -> Bool)?
+    /// A peer went (a stream's, or one the routes took over).
+    package var onPeerDrop: ((HTTPServer.Peer) -> Void)?
+    /// The daemon's latest scene line (nil until one came).
+    package var currentSceneLine: [UInt8]? { sceneLine }
+    /// Lines the daemon sent, after this server took them (the editor's own use of them).
+    package var onDaemonLine: ((DaemonLine) -> Void)?
     /// What a page that connects is told first: the scene, and the devices present by node.
     private var sceneLine: [UInt8]?
     /// The latest focus line: a page that opens later is told the focused app with the scene.
@@ -68,7 +78,10 @@ public final class VisualizeServer {
         }
         daemon = try DaemonConnection(path: socketPath, topics: topics, loop: loop, backoff: Backoff(first: 0.5, maximum: 2))
         http.onRequest = { [unowned self] peer, request, cookie in respond(peer, to: request, cookie: cookie) }
-        http.onDrop = { [unowned self] peer in streams.removeAll { $0 === peer } }
+        http.onDrop = { [unowned self] peer in
+            streams.removeAll { $0 === peer }
+            onPeerDrop?(peer)
+        }
         daemon.onConnect = { [unowned self] in daemonConnected() }
         daemon.onDisconnect = { [unowned self] reason, _, failures in daemonLost(reason, failures: failures) }
         daemon.onLine = { [unowned self] in forward($0) }
@@ -111,6 +124,7 @@ public final class VisualizeServer {
     /// A line from the daemon: remembered when it describes the present (scene, devices), and sent to
     /// every page.
     private func forward(_ line: DaemonLine) {
+        onDaemonLine?(line)
         switch line.event {
         case .scene:
             sceneLine = line.array
@@ -145,8 +159,9 @@ public final class VisualizeServer {
     /// GET / (the page), GET /events (the stream); anything else is an error. (The host and the token
     /// were checked by the server, for every path.)
     private func respond(_ peer: HTTPServer.Peer, to request: HTTPRequestHead, cookie: String?) {
+        if let routes, routes(peer, request, cookie) { return }
         switch request.path {
-        case "/", "/index.html":
+        case pagePath, pagePath == "/" ? "/index.html" : pagePath + "/":
             http.reply(peer, status: "200 OK", type: "text/html; charset=utf-8", body: request.method == "HEAD" ? [] : page, cookie: cookie)
         case "/events":
             streams.append(peer)

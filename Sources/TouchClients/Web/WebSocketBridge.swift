@@ -180,6 +180,18 @@ package final class WebSocketBridge {
     /// What an admitted request to /lines or /tuio asks for: its key and subscription, or why not. A
     /// pure function of the request (the fuzz target calls it).
     package static func upgrade(_ request: HTTPRequestHead, allowOrigins: [String], listening: String) -> Result<(key: String, kind: Subscription.Kind), Refusal> {
+        switch handshake(request, allowOrigins: allowOrigins, listening: listening) {
+        case .failure(let r): return .failure(r)
+        case .success(let key):
+            do { return .success((key, try subscription(path: request.path, request: request))) } catch {
+                return .failure(Refusal(status: "400 Bad Request", body: "\(error)\n"))
+            }
+        }
+    }
+
+    /// What any WebSocket of ours checks of the upgrade request (this bridge's, the editor's): the
+    /// headers of RFC 6455, version 13, and an origin that is this listener's own or allowed. The key.
+    package static func handshake(_ request: HTTPRequestHead, allowOrigins: [String], listening: String) -> Result<String, Refusal> {
         let path = request.path
         guard request.header("upgrade")?.lowercased() == "websocket",
               request.header("connection")?.lowercased().split(separator: ",").contains(where: { $0.trimmingCharacters(in: " ") == "upgrade" }) == true,
@@ -193,9 +205,7 @@ package final class WebSocketBridge {
             let o = HTTPServer.printable(origin)
             return .failure(Refusal(status: "403 Forbidden", body: "the origin \(o) may not connect: start touchbridgectl websocket with --allow-origin \(o)\n", origin: o))
         }
-        do { return .success((key, try subscription(path: path, request: request))) } catch {
-            return .failure(Refusal(status: "400 Bad Request", body: "\(error)\n"))
-        }
+        return .success(key)
     }
 
     private func respond(_ peer: HTTPServer.Peer, _ request: HTTPRequestHead, _ cookie: String?) {
