@@ -226,6 +226,22 @@ class EditorTests(TestCase):
             p.evaluate("TB_EDITOR.select('{}')".format(r))
             self.assertIn("maximumTapInterval", p.evaluate("TB_EDITOR.fields('{}')".format(r)))
 
+    def test_saving_without_a_change_gives_the_same_bytes_for_the_projects_scenes(self):
+        tmp = self.tempdir()
+        d = self.daemon("--no-devices")
+        with headless.Browser(width=1280, height=800) as b:
+            for name in ("gnome", "default"):
+                path = os.path.join(tmp, name + ".json")
+                shutil.copy(os.path.join(ROOT, "scenes", name + ".json"), path)
+                ed, url = self.edit(d, path)
+                p = self.open(b, url)
+                self.assertEqual(self.run_async(p, "TB_EDITOR.check()", "checked"), [], name)
+                self.assertTrue(self.run_async(p, "TB_EDITOR.save()", "saved")["ok"], name)
+                with open(path, "rb") as saved, open(os.path.join(ROOT, "scenes", name + ".json"), "rb") as original:
+                    self.assertEqual(saved.read(), original.read(), name)
+                ed.terminate()
+                ed.wait(10)
+
     def test_the_page_is_touch_sized_and_looks_right_on_a_1280_by_800_panel(self):
         """The screenshots of docs/ (made here, looked at by people): a kiosk scene being edited."""
         tmp = self.tempdir()

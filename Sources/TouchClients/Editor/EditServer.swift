@@ -20,6 +20,8 @@ import VisualizerPage
 package final class EditServer {
     package static let defaultAddress = "127.0.0.1:8392"
     package static let clientSceneName = "editor"
+    /// The largest request (a scene to check or save) the page may send, bytes.
+    package static let maximumScene = 4 * 1024 * 1024
 
     package let path: String
     package let server: VisualizeServer
@@ -62,7 +64,7 @@ package final class EditServer {
         return true
     }
 
-    /// `{"path": P, "exists": B, "scene": {…}, "panel": {"width", "height"} or null}`: the file as JSON
+    /// `{"path": P, "exists": B, "document": {…}, "panel": {"width", "height"} or null}`: the file as JSON
     /// (its text when it is no JSON, for the page to say so), or a new scene the panel's size.
     func sceneAnswer() -> [UInt8] {
         var w = JSONWriter()
@@ -71,7 +73,7 @@ package final class EditServer {
         let panel = panelSize()
         let text = try? Files.readText(path)
         w.key("exists"); w.bool(text != nil)
-        w.key("scene")
+        w.key("document")
         var parser = JSONParser(text ?? "")
         if text != nil, let json = try? parser.parse() {
             w.value(json)
@@ -108,7 +110,8 @@ package final class EditServer {
             http.reply(peer, status: r.status, type: "text/plain", body: Array(r.body.utf8), headers: r.headers)
         case .success(let key):
             let c: WebSocketConnection
-            do { c = try WebSocketConnection(peer: peer, server: http) } catch {
+            // A scene with inline stroke templates runs to hundreds of KiB: 4 MiB a message.
+            do { c = try WebSocketConnection(peer: peer, server: http, maximumMessage: Self.maximumScene) } catch {
                 return http.reply(peer, status: "500 Internal Server Error", type: "text/plain", body: Array("\(error)\n".utf8))
             }
             c.onMessage = { [unowned self] c, text, bytes in message(c, text: text, bytes) }

@@ -64,21 +64,24 @@ package final class WebSocketConnection {
     /// What the connection is for (the bridge's subscription), kept with it.
     package var info: AnyObject?
 
-    package convenience init(peer: HTTPServer.Peer, server: HTTPServer, backlog: Int = WebSocketConnection.defaultBacklog) throws {
+    package convenience init(peer: HTTPServer.Peer, server: HTTPServer, backlog: Int = WebSocketConnection.defaultBacklog,
+                             maximumMessage: Int = WebSocketConnection.maximumMessage) throws {
         precondition(server.queueLimit > backlog + 1024, "the server's queue must fit a close frame past the backlog")
-        try self.init(transport: PeerTransport(peer: peer, server: server), peer: peer, backlog: backlog)
+        try self.init(transport: PeerTransport(peer: peer, server: server), peer: peer, backlog: backlog, maximumMessage: maximumMessage)
         peer.owner = self
     }
 
-    /// Over `transport`, which must take a close frame (at most 127 bytes) past `backlog`.
-    package init(transport: WebSocketTransport, peer: HTTPServer.Peer? = nil, backlog: Int) throws {
+    /// Over `transport`, which must take a close frame (at most 127 bytes) past `backlog`; a message
+    /// longer than `maximumMessage` closes the connection (1009).
+    package init(transport: WebSocketTransport, peer: HTTPServer.Peer? = nil, backlog: Int,
+                 maximumMessage: Int = WebSocketConnection.maximumMessage) throws {
         self.transport = transport
         self.peer = peer
         backlogLimit = backlog
         var callbacks = Self.callbacks
         let rc = wslay_event_context_server_init(&context, &callbacks, Unmanaged.passUnretained(self).toOpaque())
         guard rc == 0, let context else { throw SocketError("wslay: cannot make a context (\(rc))") }
-        wslay_event_config_set_max_recv_msg_length(context, UInt64(Self.maximumMessage))
+        wslay_event_config_set_max_recv_msg_length(context, UInt64(maximumMessage))
     }
 
     deinit { if let context { wslay_event_context_free(context) } }

@@ -635,13 +635,14 @@ document.addEventListener("keydown", (e) => {
 async function start() {
   const [schema, scene] = await Promise.all([fetch("/schema").then((r) => r.json()), fetch("/scene").then((r) => r.json())]);
   E.schema = schema;
-  E.doc = scene.scene;
+  E.doc = scene.document;
   E.file = scene.path;
   E.panel = scene.panel;
   $("file").textContent = scene.path + (scene.exists ? "" : " (new)");
   $("panel-size").disabled = !scene.panel;
   await connect();
   render();
+  if (scene.unreadable) status(scene.unreadable, true);
   await check();
   document.body.dataset.ready = "1";
 }
