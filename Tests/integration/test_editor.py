@@ -164,7 +164,10 @@ class EditorTests(TestCase):
             lane = "{}.querySelector('.lane[data-recognizer=\"editor/try.longPress\"]')".format(live)
             self.assertTrue(p.wait_for("{0} && {1} && +{1}.dataset.fired > 0".format(live, lane), timeout=30),
                             "the long press never fired on its lane")
+            p.evaluate("document.getElementById('trying').scrollIntoView()")
             p.screenshot(os.path.join(tmp, "try.png"))
+            if os.environ.get("TB_DOCS_SCREENSHOTS"):
+                shutil.copy(os.path.join(tmp, "try.png"), os.path.join(DOCS, "editor-try.png"))
             self.assertTrue(self.run_async(p, "TB_EDITOR.stopTrying()", "stopped")["ok"])
             c.until(lambda l: l["event"] == "scene" and not any(v.get("clientScene") == "editor" for v in l["scene"]["views"]), timeout=15)
             # Trying again, then closing the page: the scene goes with it.

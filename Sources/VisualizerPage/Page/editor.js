@@ -601,7 +601,11 @@ async function tryScene() {
   $("try").setAttribute("aria-pressed", "true");
   $("try").textContent = "Stop trying";
   $("trying").hidden = false;
-  if (!$("live").src) $("live").src = "/live";
+  if (!$("live").src) {
+    $("live").src = "/live?lanes=editor%2F";
+    // The lanes first: the window is the editor's own, beside it.
+    $("live").onload = () => setTimeout(() => $("live").contentDocument?.getElementById("lanes")?.scrollIntoView(), 300);
+  }
   status(a.message || "on the panel now: touch it");
   return a;
 }

@@ -5,6 +5,9 @@ const STATE_COLOR = { began: "#4aa3ff", changed: "#4aa3ff", ended: "#5fd38d", re
                       cancelled: "#ffa94d", failed: "#ff5c5c" };
 const LIVE = window.TB_MODE === "live";
 const WINDOW_SPAN = 10;          // seconds of timeline shown live
+// `?lanes=PREFIX` shows only the lanes of recognizers so named (the scene editor's Try: "editor/"),
+// first and alone, with the window beside them as always.
+const LANE_PREFIX = new URLSearchParams(location.search).get("lanes");
 
 // The model: every line, kept.
 const M = { scene: null, sceneVersion: 0, devices: new Map(), touches: new Map(), lanes: new Map(), laneOrder: [],
@@ -262,6 +265,7 @@ function gestureValue(g) {
 
 function drawLanes(a, b) {
   for (const name of M.laneOrder) {
+    if (LANE_PREFIX && !name.startsWith(LANE_PREFIX)) continue;
     const l = M.lanes.get(name);
     const row = laneRow(l);
     row.div.classList.toggle("client", l.client);
