@@ -2,7 +2,8 @@
 ///
 /// Geometry follows UIKit with the default anchor point (0.5, 0.5): `bounds` is the view's own
 /// coordinate space (its origin is the scroll offset, G3), `center` places the middle of `bounds` in the
-/// superview, and `transform` turns and scales about that middle. `frame` is derived (G1).
+/// superview, and `transform` turns and scales about that middle and its translation moves the view.
+/// `frame` is derived (G1).
 open class View: Responder, CustomStringConvertible {
     /// A name for logs, scene files and the socket protocol ("view" field).
     public final var name: String? {
@@ -79,7 +80,8 @@ open class View: Responder, CustomStringConvertible {
 
     // MARK: Geometry (uikit-semantics G1, G2)
 
-    /// The bounding box, in the superview's space, of `bounds` after `transform` about `center` (G1).
+    /// The bounding box, in the superview's space, of `bounds` after `transform` about `center`; the
+    /// transform's translation moves it (G1).
     /// Setting it is only meaningful with an identity transform: it sets `center` and `bounds.size`
     /// and leaves `bounds.origin` alone (G2).
     public final var frame: Rect {
@@ -87,7 +89,7 @@ open class View: Responder, CustomStringConvertible {
             let t = transform
             let w = bounds.width, h = bounds.height
             let size = Size(width: abs(t.a) * w + abs(t.c) * h, height: abs(t.b) * w + abs(t.d) * h)
-            return Rect(x: center.x - size.width / 2, y: center.y - size.height / 2,
+            return Rect(x: center.x + t.tx - size.width / 2, y: center.y + t.ty - size.height / 2,
                         width: size.width, height: size.height)
         }
         set {

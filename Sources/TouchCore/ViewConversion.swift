@@ -1,7 +1,8 @@
 /// Conversion of points and rectangles between views (uikit-semantics G4, G5).
 ///
-/// One step up: p_super = center + T·(p − mid(bounds)), where mid(bounds) = bounds.origin + ½·bounds.size
-/// is the anchor point (0.5, 0.5) and T is the linear part of `transform` (G4). A step down is its inverse.
+/// One step up: p_super = center + T(p − mid(bounds)), where mid(bounds) = bounds.origin + ½·bounds.size
+/// is the anchor point (0.5, 0.5) and T is `transform` whole: its linear part and its translation (tx, ty),
+/// which moves the view as UIKit's does (G4). A step down is its inverse.
 /// A conversion lifts the point to the root of the source's tree and lowers it into the target; every
 /// step is affine, so the path does not change the result (G5). `nil` means window coordinates: the
 /// bounds space of the root of the view's tree, which is the window when the view is in one.
@@ -14,13 +15,13 @@ extension View {
     /// This view's bounds space → its superview's bounds space (G4).
     func convertToSuperview(_ p: Point) -> Point {
         if transform.isIdentity { return center + (p - anchorInBounds) }
-        return center + transform.applyingToVector(p - anchorInBounds)
+        return center + (p - anchorInBounds).applying(transform)
     }
 
     /// The superview's bounds space → this view's bounds space (the inverse of G4).
     func convertFromSuperview(_ p: Point) -> Point {
         if transform.isIdentity { return anchorInBounds + (p - center) }
-        return anchorInBounds + transform.inverted().applyingToVector(p - center)
+        return anchorInBounds + (p - center).applying(transform.inverted())
     }
 
     /// The root of this view's tree (the window, when the view is in one).

@@ -20,6 +20,17 @@ struct GeometryTests {
         #expect(approx(v.frame, Rect(x: -40, y: 22.5, width: 200, height: 25)))
     }
 
+    @Test("G1: a translation moves the frame and keeps the center; with a turn, the box moves by (tx, ty)")
+    func translatedFrame() {
+        let v = View(frame: Rect(x: 0, y: 0, width: 100, height: 50))
+        v.transform = AffineTransform(translationX: 30, y: 10)
+        #expect(v.frame == Rect(x: 30, y: 10, width: 100, height: 50))
+        #expect(v.center == Point(x: 50, y: 25) && v.bounds == Rect(x: 0, y: 0, width: 100, height: 50))
+        // CGAffineTransform(rotationAngle: π/2) with tx 30, ty 10: the G1 box (25, −25, 50, 100) moved.
+        v.transform = AffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 30, ty: 10)
+        #expect(approx(v.frame, Rect(x: 55, y: -15, width: 50, height: 100)))
+    }
+
     @Test("G2: setting frame with an identity transform sets center and bounds.size, not bounds.origin")
     func settingFrame() {
         let v = View(frame: .zero)
@@ -60,6 +71,26 @@ struct GeometryTests {
         #expect(approx(v.convert(Point(x: 0, y: 0), to: parent), Point(x: 75, y: -25)))
         #expect(approx(v.convert(Point(x: 100, y: 50), to: parent), Point(x: 25, y: 75)))
         #expect(approx(v.convert(Point(x: 50, y: 25), from: parent), Point(x: 50, y: 25)))
+    }
+
+    @Test("G4: the translation is part of the step: a moved view maps its corners, and back, where it is drawn; hit-testing follows")
+    func translatedConversion() {
+        let parent = View(frame: Rect(x: 0, y: 0, width: 400, height: 400))
+        let v = View(frame: Rect(x: 0, y: 0, width: 100, height: 50))
+        v.transform = AffineTransform(translationX: 30, y: 10)
+        parent.addSubview(v)
+        #expect(v.convert(Point(x: 0, y: 0), to: parent) == Point(x: 30, y: 10))
+        #expect(v.convert(Point(x: 100, y: 50), to: parent) == Point(x: 130, y: 60))
+        #expect(v.convert(Point(x: 30, y: 10), from: parent) == Point(x: 0, y: 0))
+        #expect(v.convert(v.bounds, to: parent) == v.frame)
+        #expect(parent.hitTest(Point(x: 125, y: 55), with: nil) === v)
+        #expect(parent.hitTest(Point(x: 10, y: 5), with: nil) === parent)
+        // Turned by π/2 and moved: local (0, 0) is (75, −25) of the G4 example plus (30, 10).
+        v.transform = AffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 30, ty: 10)
+        #expect(approx(v.convert(Point(x: 0, y: 0), to: parent), Point(x: 105, y: -15)))
+        #expect(approx(v.convert(Point(x: 105, y: -15), from: parent), Point(x: 0, y: 0)))
+        // A displacement turns with the linear part alone (G5).
+        #expect(approx(v.convertVectorFromWindow(Point(x: 10, y: 0)), Point(x: 0, y: -10)))
     }
 
     @Test("G5: conversion across branches and transforms round-trips and does not depend on the path")

@@ -133,6 +133,12 @@ struct SeedExampleTests {
         // (60, 30) less the 10 pt hysteresis on x and the 5 pt of y travel taken with it (PAN3).
         #expect(card.moves.last == Point(x: 50, y: 25))
         #expect(card.transform == AffineTransform(translationX: 50, y: 25))
+        // The card is where it is drawn (G1, G4): its frame moved, its center did not, and a point past
+        // its old right edge hits it, the close button among them.
+        #expect(card.frame == Rect(x: 70, y: 45, width: 300, height: 200) && card.center == Point(x: 170, y: 120))
+        #expect(s.window.hitTest(Point(x: 350, y: 100), with: nil) === card)
+        #expect(s.window.hitTest(Point(x: 30, y: 30), with: nil) !== card)
+        #expect(s.window.hitTest(Point(x: 296 + 50, y: 44 + 25), with: nil) === card.closeButton)
         s.lift(2, at: 1.2)
         #expect(card.transform == .identity)
     }
