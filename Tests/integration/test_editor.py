@@ -245,6 +245,74 @@ class EditorTests(TestCase):
                 ed.terminate()
                 ed.wait(10)
 
+    def test_views_are_drawn_and_dragged_through_their_transforms_as_the_daemon_places_them(self):
+        """A turned and moved view with a subview: the page draws each box where the daemon's scene line
+        puts its corners (windowFrame), and a drag, a drawn subview and a nest are measured in the spaces
+        the frames live in (uikit-semantics G1-G4)."""
+        tmp = self.tempdir()
+        path = os.path.join(tmp, "dial.json")
+        scene = {"window": {"width": 800, "height": 480}, "views": [
+            {"name": "dial", "frame": [200, 100, 200, 100], "bounds": [0, 20, 200, 100], "transform": [0, 1, -1, 0, 50, 0],
+             "subviews": [{"name": "knob", "frame": [20, 40, 60, 40], "transform": [2, 0, 0, 1, 0, 0]}]}]}
+        with open(path, "w") as f:
+            json.dump(scene, f)
+        d = self.daemon("--no-devices", "--scene", path)
+        daemon_view = Client(d.socket, ["scene"]).next()["scene"]["views"][0]
+        ed, url = self.edit(d, path)
+        corners = """(path => {{ const g = document.querySelector(`.view[data-path="${{path}}"]`), r = g.querySelector(':scope > rect.box');
+            const m = document.getElementById('window').getScreenCTM().inverse().multiply(r.getScreenCTM());
+            const x = +r.getAttribute('x'), y = +r.getAttribute('y'), w = +r.getAttribute('width'), h = +r.getAttribute('height');
+            return [[x, y], [x + w, y], [x + w, y + h], [x, y + h]].map(([a, b]) => {{ const q = new DOMPoint(a, b).matrixTransform(m); return [q.x, q.y]; }}); }})('{}')"""
+        with headless.Browser(width=1280, height=800) as b:
+            p = self.open(b, url)
+            for view_path, expected in (("views[0]", daemon_view["windowFrame"]), ("views[0].subviews[0]", daemon_view["subviews"][0]["windowFrame"])):
+                drawn = p.evaluate(corners.format(view_path))
+                for q, e in zip(drawn, expected):
+                    self.assertAlmostEqual(q[0], e[0], delta=1e-3, msg=view_path)
+                    self.assertAlmostEqual(q[1], e[1], delta=1e-3, msg=view_path)
+            # The pointer in CSS pixels for a window point (the drawing is scaled to fit the page).
+            def client(x, y):
+                return p.evaluate("(() => {{ const q = new DOMPoint({}, {}).matrixTransform(document.getElementById('window').getScreenCTM()); return [q.x, q.y]; }})()".format(x, y))
+
+            def drag(a, z, steps=6):
+                (ax, ay), (zx, zy) = client(*a), client(*z)
+                p.call("Input.dispatchMouseEvent", type="mousePressed", x=ax, y=ay, button="left", buttons=1, clickCount=1)
+                for i in range(1, steps + 1):
+                    p.call("Input.dispatchMouseEvent", type="mouseMoved", x=ax + (zx - ax) * i / steps, y=ay + (zy - ay) * i / steps, button="left", buttons=1)
+                p.call("Input.dispatchMouseEvent", type="mouseReleased", x=zx, y=zy, button="left", buttons=0, clickCount=1)
+
+            # The knob's middle on screen: the middle of its drawn corners. Dragged 40 to the right in
+            # the window, it moves 40 up in the dial's turned space: its frame's y goes down by 40.
+            knob = p.evaluate(corners.format("views[0].subviews[0]"))
+            mid = (sum(q[0] for q in knob) / 4, sum(q[1] for q in knob) / 4)
+            drag(mid, (mid[0] + 40, mid[1]))
+            self.assertEqual(p.evaluate("TB_EDITOR.selected()"), "views[0].subviews[0]")
+            frame = p.evaluate("TB_EDITOR.state().views[0].subviews[0].frame")
+            self.assertAlmostEqual(frame[0], 20, delta=1)
+            self.assertAlmostEqual(frame[1], 0, delta=1)
+            moved = p.evaluate(corners.format("views[0].subviews[0]"))
+            self.assertAlmostEqual(sum(q[0] for q in moved) / 4, mid[0] + 40, delta=1.5)
+            self.assertAlmostEqual(sum(q[1] for q in moved) / 4, mid[1], delta=1.5)
+            # Nested into the window, it keeps its middle on screen; its own transform goes with it.
+            p.evaluate("TB_EDITOR.nest('views[0].subviews[0]', '')")
+            knob = p.evaluate("TB_EDITOR.state().views[1]")
+            self.assertEqual(knob["transform"], [2, 0, 0, 1, 0, 0])
+            self.assertAlmostEqual(knob["frame"][0] + knob["frame"][2] / 2, mid[0] + 40, delta=1)
+            self.assertAlmostEqual(knob["frame"][1] + knob["frame"][3] / 2, mid[1], delta=1)
+            # A subview drawn across the dial lands in the dial's bounds space: a window point (X, Y) is
+            # (Y − 50, 420 − X) there (G4 inverted: centre (300, 150), anchor (100, 70), turned, moved 50),
+            # so window (320, 120)–(380, 200) is the dial's (70, 100)–(150, 40).
+            p.evaluate("TB_EDITOR.select('views[0]')")
+            p.evaluate("document.getElementById('draw').click()")
+            drag((320, 120), (380, 200))
+            made = p.evaluate("TB_EDITOR.state().views[0].subviews[0].frame")
+            for got, want in zip(made, [70, 40, 80, 60]):
+                self.assertAlmostEqual(got, want, delta=1)
+            # The daemon reads what the page drew: the saved file's windowFrames are the page's boxes.
+            self.assertTrue(self.run_async(p, "TB_EDITOR.save()", "saved")["ok"])
+            check = subprocess.run([CTL, "scene", "check", path], capture_output=True, text=True)
+            self.assertEqual(check.returncode, 0, check.stdout + check.stderr)
+
     def test_the_page_is_touch_sized_and_looks_right_on_a_1280_by_800_panel(self):
         """The screenshots of docs/ (made here, looked at by people): a kiosk scene being edited."""
         tmp = self.tempdir()

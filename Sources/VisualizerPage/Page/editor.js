@@ -38,19 +38,31 @@ function get(path, root = E.doc) {
 function parentOf(path) { return path.replace(/\.(subviews|recognizers)\[\d+\]$/, ""); }
 function isView(path) { return /(^views|subviews)\[\d+\]$/.test(path); }
 
-/// Every view with its path and its rectangle in window points (frames in their superview's bounds).
+/// Every view with its path and its geometry as the daemon reads it (uikit-semantics G1–G4): `frame` is
+/// the untransformed rectangle about the view's centre in its superview's bounds space, `bounds` (when
+/// given) its own space, `transform` [a, b, c, d, tx, ty] applied about the centre, its translation
+/// included. `toParent` maps the view's bounds space into its superview's, `m` into the window's
+/// (DOMMatrix uses Core Graphics' order: (x, y) → (a·x + c·y + e, b·x + d·y + f)).
 function views() {
   const out = [];
-  const walk = (list, base, ox, oy, depth) => (list || []).forEach((v, i) => {
+  const walk = (list, base, parentM, depth) => (list || []).forEach((v, i) => {
     const path = `${base}[${i}]`;
     const f = Array.isArray(v.frame) ? v.frame : [0, 0, 0, 0];
-    const b = Array.isArray(v.bounds) ? v.bounds : [0, 0];
-    const x = ox + f[0], y = oy + f[1];
-    out.push({ path, view: v, x, y, w: f[2], h: f[3], depth });
-    walk(v.subviews, `${path}.subviews`, x - b[0], y - b[1], depth + 1);
+    const b = Array.isArray(v.bounds) && v.bounds.length === 4 ? v.bounds : [0, 0, f[2], f[3]];
+    const t = Array.isArray(v.transform) && v.transform.length === 6 && v.transform.every(Number.isFinite) ? v.transform : [1, 0, 0, 1, 0, 0];
+    const toParent = new DOMMatrix().translate(f[0] + f[2] / 2, f[1] + f[3] / 2)
+      .multiply(new DOMMatrix(t)).translate(-(b[0] + b[2] / 2), -(b[1] + b[3] / 2));
+    const m = parentM.multiply(toParent);
+    out.push({ path, view: v, bx: b[0], by: b[1], w: b[2], h: b[3], toParent, m, parentM, depth });
+    walk(v.subviews, `${path}.subviews`, m, depth + 1);
   });
-  walk(E.doc.views, "views", 0, 0, 0);
+  walk(E.doc.views, "views", new DOMMatrix(), 0);
   return out;
+}
+/// `m` applied to a point, or its inverse.
+function mapPoint(m, p, inverse = false) {
+  const q = (inverse ? m.inverse() : m).transformPoint(new DOMPoint(p.x, p.y));
+  return { x: q.x, y: q.y };
 }
 function recognizers() {
   const out = [];
@@ -123,8 +135,10 @@ function nest(path, target) {
     const v = get(path), m = path.match(/^(.*)\[(\d+)\]$/);
     get(m[1]).splice(Number(m[2]), 1);
     if (/subviews$/.test(m[1]) && !get(m[1]).length) delete get(parentOf(path)).subviews;
-    const ox = into ? into.x - (get(target)?.bounds?.[0] || 0) : 0, oy = into ? into.y - (get(target)?.bounds?.[1] || 0) : 0;
-    v.frame = [Math.round(me.x - ox), Math.round(me.y - oy), v.frame[2], v.frame[3]];
+    // The centre stays where it is in the window; the view's own transform is kept.
+    const f = v.frame, centre = mapPoint(me.parentM, { x: f[0] + f[2] / 2, y: f[1] + f[3] / 2 });
+    const c = into ? mapPoint(into.m, centre, true) : centre;
+    v.frame = [Math.round(c.x - f[2] / 2), Math.round(c.y - f[3] / 2), f[2], f[3]];
     // The target's path may have moved when the view was taken out before it.
     const fresh = views().find((x) => x.view === (into ? into.view : null));
     const list = fresh ? (fresh.view.subviews ||= []) : E.doc.views;
@@ -134,7 +148,14 @@ function nest(path, target) {
   });
   return moved;
 }
-function setFrame(path, frame) { change(() => { get(path).frame = frame.map(Math.round); }); }
+/// A new frame; a resize sizes a given `bounds` with it (the bounds' size is the view's size, G2).
+function setFrame(path, frame, resize = false) {
+  change(() => {
+    const v = get(path);
+    v.frame = frame.map(Math.round);
+    if (resize && Array.isArray(v.bounds) && v.bounds.length === 4) v.bounds = [v.bounds[0], v.bounds[1], v.frame[2], v.frame[3]];
+  });
+}
 
 function typeSchema(type) { return E.schema.recognizerTypes.find((t) => t.type === type); }
 
@@ -205,11 +226,16 @@ function render() {
   const handle = Math.max(w.width, w.height) / 40;
   // Names readable at any window size: a size of the window's, not of the page's.
   $("views").style.fontSize = `${Math.max(w.width, w.height) / 42}px`;
-  $("views").innerHTML = views().map((v) => `<g class="view${v.path === E.selected ? " selected" : ""}" data-path="${v.path}">`
-    + `<rect class="box" x="${v.x}" y="${v.y}" width="${Math.max(v.w, 0)}" height="${Math.max(v.h, 0)}"/>`
-    + `<text x="${v.x + handle / 3}" y="${v.y + handle}">${esc(v.view.name ?? "?")}${(v.view.recognizers || []).length ? " · " + v.view.recognizers.map((r) => esc(r.name)).join(", ") : ""}</text>`
-    + (v.path === E.selected ? `<rect class="handle" data-handle="${v.path}" x="${v.x + v.w - handle}" y="${v.y + v.h - handle}" width="${handle}" height="${handle}"/>` : "")
-    + `</g>`).join("");
+  // Nested as the views are, each group in its view's bounds space: SVG draws the transforms and
+  // hit-tests the pointer through them as the daemon does.
+  const all = views();
+  const group = (v) => `<g class="view${v.path === E.selected ? " selected" : ""}" data-path="${v.path}" transform="${svgMatrix(v.toParent)}">`
+    + `<rect class="box" x="${v.bx}" y="${v.by}" width="${Math.max(v.w, 0)}" height="${Math.max(v.h, 0)}"/>`
+    + `<text x="${v.bx + handle / 3}" y="${v.by + handle}">${esc(v.view.name ?? "?")}${(v.view.recognizers || []).length ? " · " + v.view.recognizers.map((r) => esc(r.name)).join(", ") : ""}</text>`
+    + (v.path === E.selected ? `<rect class="handle" data-handle="${v.path}" x="${v.bx + v.w - handle}" y="${v.by + v.h - handle}" width="${handle}" height="${handle}"/>` : "")
+    + all.filter((x) => x.depth === v.depth + 1 && x.path.startsWith(v.path + ".subviews[")).map(group).join("")
+    + `</g>`;
+  $("views").innerHTML = all.filter((v) => v.depth === 0).map(group).join("");
   $("parent").innerHTML = `<option value="">the window</option>` + views().filter((v) => !E.selected || (v.path !== E.selected && !v.path.startsWith(E.selected + ".")))
     .map((v) => `<option value="${v.path}"${E.selected && parentOf(E.selected) === v.path ? " selected" : ""}>${esc(v.view.name)}</option>`).join("");
   $("parent").disabled = !E.selected;
@@ -219,6 +245,8 @@ function render() {
   renderLinks();
   showErrors();
 }
+
+function svgMatrix(m) { return `matrix(${m.a} ${m.b} ${m.c} ${m.d} ${m.e} ${m.f})`; }
 
 /// The window point under a pointer event.
 function point(e) {
@@ -232,15 +260,22 @@ svg.addEventListener("pointerdown", (e) => {
   const at = point(e);
   const handle = e.target.dataset.handle;
   const g = e.target.closest(".view");
+  const geometry = (path) => views().find((v) => v.path === path);
   if (E.drawMode) {
-    const inside = views().filter((v) => at.x >= v.x && at.y >= v.y && at.x <= v.x + v.w && at.y <= v.y + v.h).pop();
-    drag = { kind: "draw", start: at, into: inside ? inside.path : null, now: at };
+    // Drawn into the innermost view under the pointer, in that view's bounds space.
+    const into = g ? geometry(g.dataset.path) : null;
+    const space = into ? into.m : new DOMMatrix();
+    drag = { kind: "draw", into: into ? into.path : null, space, start: mapPoint(space, at, true) };
+    drag.now = drag.start;
   } else if (handle) {
-    const v = views().find((x) => x.path === handle);
-    drag = { kind: "resize", path: handle, start: at, frame: clone(get(handle).frame), v };
+    // A resize is measured in the view's own space, as it was when the drag began.
+    const v = geometry(handle);
+    drag = { kind: "resize", path: handle, space: v.m, start: mapPoint(v.m, at, true), frame: clone(get(handle).frame), v };
   } else if (g) {
+    // A move is measured in the superview's bounds space, where the frame lives.
+    const v = geometry(g.dataset.path);
     E.selected = g.dataset.path;
-    drag = { kind: "move", path: g.dataset.path, start: at, frame: clone(get(g.dataset.path).frame), moved: false };
+    drag = { kind: "move", path: g.dataset.path, space: v.parentM, start: mapPoint(v.parentM, at, true), frame: clone(get(g.dataset.path).frame), moved: false };
     render();
   } else {
     E.selected = null;
@@ -252,11 +287,11 @@ svg.addEventListener("pointerdown", (e) => {
 });
 svg.addEventListener("pointermove", (e) => {
   if (!drag) return;
-  const at = point(e), dx = at.x - drag.start.x, dy = at.y - drag.start.y;
+  const at = mapPoint(drag.space, point(e), true), dx = at.x - drag.start.x, dy = at.y - drag.start.y;
   if (drag.kind === "draw") {
     drag.now = at;
     const x = Math.min(at.x, drag.start.x), y = Math.min(at.y, drag.start.y);
-    $("ghost").innerHTML = `<rect x="${x}" y="${y}" width="${Math.abs(dx)}" height="${Math.abs(dy)}"/>`;
+    $("ghost").innerHTML = `<rect transform="${svgMatrix(drag.space)}" x="${x}" y="${y}" width="${Math.abs(dx)}" height="${Math.abs(dy)}"/>`;
     return;
   }
   // The scene is changed once, at the end of the drag (one undo step); meanwhile only drawn.
@@ -265,9 +300,13 @@ svg.addEventListener("pointermove", (e) => {
   drag.live = live.map(Math.round);
   drag.moved = true;
   const g = svg.querySelector(`.view[data-path="${drag.path}"]`);
-  if (g) g.setAttribute("transform", drag.kind === "move" ? `translate(${dx},${dy})` : "");
-  if (drag.kind === "resize" && g) {
-    const box = g.querySelector("rect.box");
+  if (!g) return;
+  if (drag.kind === "move") {
+    // Moved in the superview's space: a translation before the view's own matrix.
+    const v = views().find((x) => x.path === drag.path);
+    g.setAttribute("transform", svgMatrix(new DOMMatrix().translate(dx, dy).multiply(v.toParent)));
+  } else {
+    const box = g.querySelector(":scope > rect.box");
     box.setAttribute("width", drag.live[2]); box.setAttribute("height", drag.live[3]);
   }
 });
@@ -277,15 +316,14 @@ svg.addEventListener("pointerup", () => {
   $("ghost").innerHTML = "";
   if (!d) return;
   if (d.kind === "draw") {
+    // In the bounds space of the view drawn into: a frame there is the new subview's.
     const x = Math.min(d.now.x, d.start.x), y = Math.min(d.now.y, d.start.y), w = Math.abs(d.now.x - d.start.x), h = Math.abs(d.now.y - d.start.y);
     if (w < 8 || h < 8) return;
-    const into = views().find((v) => v.path === d.into);
-    const ox = into ? into.x - (into.view.bounds?.[0] || 0) : 0, oy = into ? into.y - (into.view.bounds?.[1] || 0) : 0;
-    addView(d.into, [x - ox, y - oy, w, h]);
+    addView(d.into, [x, y, w, h]);
     E.drawMode = false;
     $("draw").setAttribute("aria-pressed", "false");
   } else if (d.moved && d.live) {
-    setFrame(d.path, d.live);
+    setFrame(d.path, d.live, d.kind === "resize");
   }
 });
 
