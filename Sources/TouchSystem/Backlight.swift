@@ -43,10 +43,10 @@ public struct Backlight: Equatable, Sendable {
             throw BacklightError(message: "no backlight \"\(name)\" in \(base)\(DidYouMean.hint(name, in: present)); present: \(present.isEmpty ? "none" : present.joined(separator: ", "))")
         }
         guard let text = try? Files.readText(dir + "/max_brightness"),
-              let max = Int(text.trimmingWhitespace), max > 0 else {
+              let max = Int(text.trimmingCharacters(in: Self.whitespace)), max > 0 else {
             throw BacklightError(message: "\(dir)/max_brightness cannot be read as a number above 0: not a backlight")
         }
-        let type = (try? Files.readText(dir + "/type"))?.trimmingWhitespace ?? "raw"
+        let type = (try? Files.readText(dir + "/type"))?.trimmingCharacters(in: Self.whitespace) ?? "raw"
         return Backlight(name: name, directory: dir, maximum: max, type: type)
     }
 
@@ -55,7 +55,7 @@ public struct Backlight: Equatable, Sendable {
         let path = directory + "/brightness"
         let text: String
         do { text = try Files.readText(path) } catch { throw BacklightError(message: "\(error)") }
-        guard let v = Int(text.trimmingWhitespace) else { throw BacklightError(message: "\(path) says \"\(text.trimmingWhitespace)\", not a number") }
+        guard let v = Int(text.trimmingCharacters(in: Self.whitespace)) else { throw BacklightError(message: "\(path) says \"\(text.trimmingCharacters(in: Self.whitespace))\", not a number") }
         return v
     }
 
@@ -84,26 +84,18 @@ public struct Backlight: Equatable, Sendable {
         case EACCES, EPERM:
             return "\(e): the daemon's user may not write it; udev/70-touchbridge.rules lets group video write each backlight's brightness (install the rules, run `udevadm trigger -s backlight`), and the daemon must run in that group (touchbridged.service has SupplementaryGroups=video)"
         case EROFS:
-            return "\(e): the service's sandbox keeps /sys read-only; touchbridged.service makes the common backlights writable (ReadWritePaths=), and a drop-in adds another: ReadWritePaths=-\(directoryOf(path)) (docs/display.md)"
+            return "\(e): the service's sandbox keeps /sys read-only; touchbridged.service makes the common backlights writable (ReadWritePaths=), and a drop-in adds another: ReadWritePaths=-\(Files.directoryName(path)) (docs/display.md)"
         default:
             return "\(e)"
         }
     }
 
-    private static func directoryOf(_ path: String) -> String { Files.directoryName(path) }
+    /// What surrounds a number in a sysfs attribute.
+    private static let whitespace = " \t\n\r"     // not "\r\n": Swift reads that as one Character
 }
 
 public struct BacklightError: Error, CustomStringConvertible, Equatable {
     public var message: String
     public init(message: String) { self.message = message }
     public var description: String { message }
-}
-
-extension String {
-    var trimmingWhitespace: String {
-        var s = Substring(self)
-        while let c = s.first, c == " " || c == "\n" || c == "\t" || c == "\r" { s.removeFirst() }
-        while let c = s.last, c == " " || c == "\n" || c == "\t" || c == "\r" { s.removeLast() }
-        return String(s)
-    }
 }

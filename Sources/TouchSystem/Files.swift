@@ -79,13 +79,13 @@ public enum Files {
         access(path, F_OK) == 0
     }
 
-    /// The last path component.
     /// The directory of `path` ("." for a name alone, "/" for a file at the root).
     public static func directoryName(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// The last path component.
     public static func baseName(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }

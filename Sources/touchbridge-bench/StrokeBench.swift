@@ -34,7 +34,7 @@ enum StrokeBench {
 
     static func run(dataDirectory: String, trials: Int) throws -> Figures {
         var files: [(name: String, byShape: [String: [[Point]]])] = []
-        for name in try directoryEntries(dataDirectory).sorted() where name.hasSuffix(".json") {
+        for name in try Files.list(dataDirectory) where name.hasSuffix(".json") {
             var byShape: [String: [[Point]]] = [:]
             for d in try StrokeTemplatesFile.read("\(dataDirectory)/\(name)", as: "bench") { byShape[d.name, default: []].append(d.points) }
             files.append((name, byShape))
@@ -161,16 +161,5 @@ enum StrokeBench {
             return times.reduce(0, +) / Double(times.count)
         }
         return (cost(#"{"name": "draw", "type": "stroke"}"#), cost(#"{"name": "drag", "type": "pan"}"#))
-    }
-
-    static func directoryEntries(_ path: String) throws -> [String] {
-        guard let dir = opendir(path) else { throw SystemError.last("opendir", path) }
-        defer { closedir(dir) }
-        var out: [String] = []
-        while let e = readdir(dir) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { out.append(name) }
-        }
-        return out
     }
 }

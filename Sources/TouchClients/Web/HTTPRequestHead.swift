@@ -1,3 +1,5 @@
+import TouchSystem
+
 /// The head of an HTTP/1.x request, as far as the visualizer reads it: the request line, the headers,
 /// the query and the cookies.
 package struct HTTPRequestHead {
@@ -53,15 +55,5 @@ package struct HTTPRequestHead {
             }
         }
         return nil
-    }
-}
-
-private extension StringProtocol {
-    /// Without the leading and trailing characters in `set` (no Foundation here).
-    func trimmingCharacters(in set: String) -> String {
-        var s = Substring(self)
-        while let f = s.first, set.contains(f) { s.removeFirst() }
-        while let l = s.last, set.contains(l) { s.removeLast() }
-        return String(s)
     }
 }

@@ -358,16 +358,6 @@ package final class WebSocketBridge {
         return Array(out[0..<got])
     }
 }
-
-private extension StringProtocol {
-    func trimmingCharacters(in set: String) -> String {
-        var s = Substring(self)
-        while let f = s.first, set.contains(f) { s.removeFirst() }
-        while let l = s.last, set.contains(l) { s.removeLast() }
-        return String(s)
-    }
-}
-
 extension Ctl {
     package static let websocket = Command("websocket",
         "the daemon's lines and TUIO for browsers over WebSocket: ws://HOST:PORT/lines?topics=…\n(a text frame a line) and /tuio?profile=1.1|2.0 (a binary frame a bundle)", options: [
