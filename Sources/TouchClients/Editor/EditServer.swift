@@ -39,7 +39,8 @@ package final class EditServer {
         server.routes = { [unowned self] peer, request, cookie in route(peer, request, cookie) }
         server.onPeerDrop = { [unowned self] peer in dropped(peer) }
         server.http.onBytes = { peer, bytes in (peer.owner as? WebSocketConnection)?.received(bytes) }
-        // A daemon that restarted forgot the client scene; the page is told it is no longer trying.
+        // A daemon that restarted forgot the client scene: nothing is tried any more (the live lanes
+        // show the page as much), and ending Try has nothing to take away.
         server.onDaemonLine = { [unowned self] line in if line.event == .hello, trying != nil { endTry(reason: "the daemon restarted: Try again") } }
     }
 
@@ -77,12 +78,10 @@ package final class EditServer {
         var parser = JSONParser(text ?? "")
         if text != nil, let json = try? parser.parse() {
             w.value(json)
-        } else if let text {
-            // Not JSON: the page starts from an empty scene and says why (Save would replace it).
-            w.value(.object([("window", .object([("width", .number(panel?.width ?? 1280)), ("height", .number(panel?.height ?? 800))])), ("views", .array([]))]))
-            w.key("unreadable"); w.string("\(path) is not JSON (\(text.utf8.count) bytes): Save would replace it")
         } else {
             w.value(.object([("window", .object([("width", .number(panel?.width ?? 1280)), ("height", .number(panel?.height ?? 800))])), ("views", .array([]))]))
+            // Not JSON: the page starts from an empty scene and says why (Save would replace it).
+            if let text { w.key("unreadable"); w.string("\(path) is not JSON (\(text.utf8.count) bytes): Save would replace it") }
         }
         w.key("panel")
         if let panel {
@@ -259,20 +258,22 @@ package final class EditServer {
         guard case .object(let members) = view else { return view }
         return .object(members.map { k, v in
             switch k {
-            case ViewSchema.subviewsKey: return (k, .array((v.arrayValue ?? []).map(tried)))
-            case ViewSchema.recognizersKey:
-                return (k, .array((v.arrayValue ?? []).map { r in
-                    guard case .object(let rm) = r else { return r }
-                    return .object(rm.map { rk, rv in
-                        switch rk {
-                        case RecognizerSchema.nameKey: return (rk, rv.stringValue.map { .string(tryPrefix + $0) } ?? rv)
-                        case RecognizerSchema.requireToFailKey, RecognizerSchema.simultaneousKey:
-                            return (rk, rv.arrayValue.map { .array($0.map { n in n.stringValue.map { .string(tryPrefix + $0) } ?? n }) } ?? rv)
-                        default: return (rk, rv)
-                        }
-                    })
-                }))
-            default: return (k, v)
+            case ViewSchema.subviewsKey: (k, .array((v.arrayValue ?? []).map(tried)))
+            case ViewSchema.recognizersKey: (k, .array((v.arrayValue ?? []).map(triedRecognizer)))
+            default: (k, v)
+            }
+        })
+    }
+
+    /// A recognizer with its name and the names it links to prefixed.
+    private static func triedRecognizer(_ r: JSON) -> JSON {
+        guard case .object(let members) = r else { return r }
+        let prefixed = { (n: JSON) in n.stringValue.map { JSON.string(tryPrefix + $0) } ?? n }
+        return .object(members.map { k, v in
+            switch k {
+            case RecognizerSchema.nameKey: (k, prefixed(v))
+            case RecognizerSchema.requireToFailKey, RecognizerSchema.simultaneousKey: (k, v.arrayValue.map { .array($0.map(prefixed)) } ?? v)
+            default: (k, v)
             }
         })
     }

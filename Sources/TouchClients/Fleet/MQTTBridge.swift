@@ -187,10 +187,15 @@ public final class MQTTBridge {
         broker.publish(displayTopic, w.bytes, retain: true)
     }
 
+    /// A light command is a small object ({"state":"ON","brightness":40}): more is no light's.
+    public static let maximumLightCommandBytes = 1024
+
     /// A message on the light's command topic as the daemon's command: on, off, or a brightness in
     /// percent (1…100; 0 is off). Anything else is refused with the reason.
     public static func displayCommand(_ payload: [UInt8], retained: Bool = false) -> Result<ClientCommand, ClientCommand.Refusal> {
-        guard payload.count <= 1024 else { return .failure(.init(message: "a light command of \(payload.count) bytes is refused: at most 1024")) }
+        guard payload.count <= maximumLightCommandBytes else {
+            return .failure(.init(message: "a light command of \(payload.count) bytes is refused: at most \(maximumLightCommandBytes)"))
+        }
         guard !retained else { return .failure(.init(message: "retained light commands are not carried out")) }
         var parser = JSONParser(bytes: payload, recordsLines: false)
         guard let json = try? parser.parse(), let members = json.objectValue else {

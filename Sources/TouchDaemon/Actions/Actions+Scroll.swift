@@ -45,7 +45,7 @@ extension Actions {
     /// follows the finger, so a finger moving down scrolls up (REL_WHEEL positive) and one moving right
     /// scrolls left (REL_HWHEEL negative).
     func wheel(_ delta: Point, _ o: ScrollOptions, _ x: inout WheelAxis, _ y: inout WheelAxis,
-                       _ b: Binding, time: Double, state: StaticString) {
+               _ b: Binding, time: Double, state: StaticString) {
         let sign = o.natural ? 1.0 : -1.0
         let h = x.add(points: -delta.x * sign)
         let v = y.add(points: delta.y * sign)

@@ -105,7 +105,8 @@ extension Actions {
         guard !touches.isEmpty else { return }
         let n = min(max(o.fingers ?? touches.count, TouchpadOptions.fingerRange.lowerBound), TouchpadOptions.fingerRange.upperBound)
         let places = touches.map { $0.location(in: nil) }
-        let scale = o.scale.map { Point(x: $0, y: $0) } ?? TouchpadFingers.defaultScale(region: area(b.device).region)
+        let region = area(b.device).region
+        let scale = o.scale.map { Point(x: $0, y: $0) } ?? TouchpadFingers.defaultScale(region: region)
         let source: TouchpadPlay.Source
         switch g {
         case let pan as PanGestureRecognizer: source = .pan(pan, from: pan.translation(in: nil))
@@ -113,7 +114,6 @@ extension Actions {
         default: source = .touches(touches, from: places.reduce(.zero, +) / Double(places.count))
         }
         let ids = (0..<n).map { _ in nextTrackingID() }
-        let region = area(b.device).region
         let fingers = TouchpadFingers(touches: places, fingers: n, scale: scale, region: region)
         let play = TouchpadPlay(fingers: fingers, ids: ids, landed: time, source: source)
         b.state = .touchpad(play)
@@ -123,7 +123,8 @@ extension Actions {
         // a frame that moved them), else a pan's velocity or translation.
         var direction = touches.reduce(Point.zero) { $0 + $1.location(in: nil) - $1.previousLocation(in: nil) }
         if direction.length == 0, let pan = g as? PanGestureRecognizer {
-            direction = pan.velocity(in: nil).length > 0 ? pan.velocity(in: nil) : pan.translation(in: nil)
+            let velocity = pan.velocity(in: nil)
+            direction = velocity.length > 0 ? velocity : pan.translation(in: nil)
         }
         if let landing = fingers.landing(pinch: g is PinchGestureRecognizer, direction: direction) {
             write(play, landing, landing: true, b, time: time, state: stateName(g))

@@ -33,12 +33,19 @@ public enum ActionDeviceDescription {
     public static let relWheel: UInt16 = 0x08, relHWheel: UInt16 = 0x06
     public static let relWheelHiRes: UInt16 = 0x0b, relHWheelHiRes: UInt16 = 0x0c
 
-    public static var keyboard: DeviceDescription {
-        var d = DeviceDescription(name: keyboardName)
-        d.bustype = 0x06            // BUS_VIRTUAL
-        d.vendor = 0x1d6b           // the Linux Foundation's id, as other virtual devices use
-        d.product = 0x0101
+    /// A device of ours as the kernel lists it: BUS_VIRTUAL, the Linux Foundation's vendor id (as other
+    /// virtual devices use), a product of its own, version 1.
+    private static func virtual(_ name: String, product: UInt16) -> DeviceDescription {
+        var d = DeviceDescription(name: name)
+        d.bustype = 0x06
+        d.vendor = 0x1d6b
+        d.product = product
         d.version = 1
+        return d
+    }
+
+    public static var keyboard: DeviceDescription {
+        var d = virtual(keyboardName, product: 0x0101)
         // KEY_ESC (1) … KEY_MICMUTE (248), then KEY_OK (0x160) … KEY_LIGHTS_TOGGLE (0x21e) and the
         // keys up to KEY_MAX past the BTN_TRIGGER_HAPPY block: never a BTN_* (0x100–0x15f), which
         // would make udev call it a mouse or a joystick.
@@ -54,11 +61,7 @@ public enum ActionDeviceDescription {
     /// single-touch ABS_X/ABS_Y and protocol B's five slots over the same range and resolution. No
     /// pressure or touch size: libinput's palm detection, which reads them, has nothing to judge by.
     public static var touchpad: DeviceDescription {
-        var d = DeviceDescription(name: touchpadName)
-        d.bustype = 0x06
-        d.vendor = 0x1d6b
-        d.product = 0x0103
-        d.version = 1
+        var d = virtual(touchpadName, product: 0x0103)
         d.properties = [InputProperty.pointer, InputProperty.buttonpad]
         d.codes[EventType.key] = [KeyCode.left, KeyCode.touch, KeyCode.toolFinger, KeyCode.toolDoubleTap,
                                   KeyCode.toolTripleTap, KeyCode.toolQuadTap, KeyCode.toolQuintTap]
@@ -74,11 +77,7 @@ public enum ActionDeviceDescription {
     }
 
     public static var pointer: DeviceDescription {
-        var d = DeviceDescription(name: pointerName)
-        d.bustype = 0x06
-        d.vendor = 0x1d6b
-        d.product = 0x0102
-        d.version = 1
+        var d = virtual(pointerName, product: 0x0102)
         d.codes[EventType.key] = [0x110, 0x111, 0x112]     // BTN_LEFT, BTN_RIGHT, BTN_MIDDLE
         d.codes[EventType.rel] = [relHWheel, relWheel, relWheelHiRes, relHWheelHiRes]
         let axis = AbsInfo(value: 0, minimum: 0, maximum: pointerMaximum, fuzz: 0, flat: 0, resolution: 0)

@@ -140,12 +140,12 @@ package enum SceneFileText {
         let pad = String(repeating: " ", count: column + 1)
         var lines: [String] = [], current: [String] = []
         for (k, v) in members {
-            let text = quoted(k) + ": " + inline(v)
-            if inline(v).count > 40 && !current.isEmpty {
+            let value = inline(v)
+            if value.count > 40 && !current.isEmpty {
                 lines.append(current.joined(separator: ", "))
                 current = []
             }
-            current.append(text)
+            current.append(quoted(k) + ": " + value)
         }
         lines.append(current.joined(separator: ", "))
         return "{" + lines.joined(separator: ",\n" + pad) + "}"

@@ -72,37 +72,42 @@ package enum SchemaDescription {
 
     /// What a fresh recognizer writes for `p`: its default (nil where a file leaves it out).
     static func defaultOf(_ p: RecognizerProperty, _ g: GestureRecognizer) -> JSON? {
-        var w = JSONWriter()
-        w.beginObject()
-        p.write(g, &w)
-        w.endObject()
-        var parser = JSONParser(bytes: w.bytes, recordsLines: false)
-        return (try? parser.parse())?[p.key]
+        written { w in
+            w.beginObject()
+            p.write(g, &w)
+            w.endObject()
+        }[p.key]
     }
 
     /// An action kind's options and the defaults it writes.
     static func optionsOf(_ kind: String) -> ([(key: String, form: ValueForm)], JSON) {
-        var w = JSONWriter()
-        let keys: [(String, ValueForm)]
         switch kind {
-        case "scroll": ActionSchema.scroll.write(ScrollOptions(), &w); keys = ActionSchema.scroll.keys.map { ($0.key, $0.form) }
-        case "zoom": ActionSchema.zoom.write(ActionSchema.defaultZoomStep, &w); keys = ActionSchema.zoom.keys.map { ($0.key, $0.form) }
-        case "touchpad": ActionSchema.touchpad.write(TouchpadOptions(), &w); keys = ActionSchema.touchpad.keys.map { ($0.key, $0.form) }
-        case "value": ActionSchema.slider.write(ValueOptions(), &w); keys = ActionSchema.slider.keys.map { ($0.key, $0.form) }
-        default: return ([], .object([]))
+        case "scroll": options(ActionSchema.scroll, ScrollOptions())
+        case "zoom": options(ActionSchema.zoom, ActionSchema.defaultZoomStep)
+        case "touchpad": options(ActionSchema.touchpad, TouchpadOptions())
+        case "value": options(ActionSchema.slider, ValueOptions())
+        default: ([], .object([]))
         }
-        var parser = JSONParser(bytes: w.bytes, recordsLines: false)
-        return (keys.map { (key: $0.0, form: $0.1) }, (try? parser.parse()) ?? .object([]))
+    }
+
+    /// A schema's keys with their forms, and what `value` writes (the defaults, for a fresh value).
+    static func options<V>(_ schema: ConfigSchema<V>, _ value: V) -> ([(key: String, form: ValueForm)], JSON) {
+        (schema.keys.map { (key: $0.key, form: $0.form) }, written { schema.write(value, &$0) })
     }
 
     static func config<V>(_ name: StaticString, _ schema: ConfigSchema<V>, _ value: V, _ w: inout JSONWriter) {
-        var d = JSONWriter()
-        schema.write(value, &d)
-        var parser = JSONParser(bytes: d.bytes, recordsLines: false)
-        let defaults = (try? parser.parse()) ?? .object([])
+        let (keys, defaults) = options(schema, value)
         w.key(name); w.beginArray()
-        for k in schema.keys { property(k.key, k.form, defaults[k.key], &w) }
+        for k in keys { property(k.key, k.form, defaults[k.key], &w) }
         w.endArray()
+    }
+
+    /// What `body` writes, read back as JSON (an empty object when it is none).
+    static func written(_ body: (inout JSONWriter) -> Void) -> JSON {
+        var w = JSONWriter()
+        body(&w)
+        var parser = JSONParser(bytes: w.bytes, recordsLines: false)
+        return (try? parser.parse()) ?? .object([])
     }
 
     /// `{"key": K, "form": F, …the form's bounds or choices, "default": D}`.
