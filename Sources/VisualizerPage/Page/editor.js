@@ -117,12 +117,18 @@ function addView(parentPath, frame) {
   });
   return path;
 }
+/// Takes the item at `path` out of its list, and the list out of its view when that leaves it empty
+/// (a view's subviews or recognizers; the scene's views stay). The item.
+function takeOut(path) {
+  const m = path.match(/^(.*)\[(\d+)\]$/);
+  const item = get(m[1]).splice(Number(m[2]), 1)[0];
+  const owned = m[1].match(/^(.*)\.(subviews|recognizers)$/);
+  if (owned && !get(m[1]).length) delete get(owned[1])[owned[2]];
+  return item;
+}
 function deleteView(path) {
   change(() => {
-    const m = path.match(/^(.*)\[(\d+)\]$/);
-    get(m[1]).splice(Number(m[2]), 1);
-    const parent = parentOf(path);
-    if (parent !== path && /subviews$/.test(m[1]) && !get(m[1]).length) delete get(parent).subviews;
+    takeOut(path);
     E.selected = null; E.selectedRecognizer = null;
   });
 }
@@ -132,9 +138,7 @@ function nest(path, target) {
   const all = views(), me = all.find((v) => v.path === path), into = all.find((v) => v.path === target);
   let moved;
   change(() => {
-    const v = get(path), m = path.match(/^(.*)\[(\d+)\]$/);
-    get(m[1]).splice(Number(m[2]), 1);
-    if (/subviews$/.test(m[1]) && !get(m[1]).length) delete get(parentOf(path)).subviews;
+    const v = takeOut(path);
     // The centre stays where it is in the window; the view's own transform is kept.
     const f = v.frame, centre = mapPoint(me.parentM, { x: f[0] + f[2] / 2, y: f[1] + f[3] / 2 });
     const c = into ? mapPoint(into.m, centre, true) : centre;
@@ -176,9 +180,7 @@ function addRecognizer(viewPath, type) {
 }
 function deleteRecognizer(path) {
   change(() => {
-    const m = path.match(/^(.*)\[(\d+)\]$/), name = get(path).name;
-    get(m[1]).splice(Number(m[2]), 1);
-    if (!get(m[1]).length) delete get(parentOf(path)).recognizers;
+    const name = takeOut(path).name;
     for (const x of recognizers()) for (const k of E.schema.links) {
       if (Array.isArray(x.r[k])) { x.r[k] = x.r[k].filter((n) => n !== name); if (!x.r[k].length) delete x.r[k]; }
     }
@@ -392,8 +394,8 @@ function renderScene() {
   form(panel, [
     field("window", { key: "width", form: "number", min: 1 }, w.width, (v) => set("window", "width", v)),
     field("window", { key: "height", form: "number", min: 1 }, w.height, (v) => set("window", "height", v)),
-  ].concat(["keyboard", "display"].map((k) => field("", { key: k, form: "json" }, E.doc[k], (v) => change(() => { if (v === undefined) delete E.doc[k]; else E.doc[k] = v; })))));
-  form(panel, [field("", { key: "devices", form: "json" }, E.doc.devices, (v) => change(() => { if (v === undefined) delete E.doc.devices; else E.doc.devices = v; }))]);
+  ].concat(["keyboard", "display"].map((k) => field("", { key: k, form: "json" }, E.doc[k], (v) => set("", k, v)))));
+  form(panel, [field("", { key: "devices", form: "json" }, E.doc.devices, (v) => set("", "devices", v))]);
 }
 
 function renderView() {
