@@ -117,15 +117,25 @@ def not_ready(name, rig):
         rig.mirror, rig.keyboard, rig.pointer, rig.daemon.text()[-1200:]))
 
 
+def libinput_devices():
+    """`libinput list-devices` as {device name: its block of lines}, and the whole text."""
+    out = subprocess.run(["libinput", "list-devices"], capture_output=True, text=True, timeout=60).stdout
+    return {b.split("\n", 1)[0].strip(): b for b in re.split(r"\nDevice:\s+", "\n" + out) if b.strip()}, out
+
+
+def device_field(block, name):
+    """A field of a device's block ("Capabilities", "Size"); "" when it has none."""
+    return (re.search(r"{}:\s+(.*)".format(name), block) or [None, ""])[1].strip()
+
+
 def check_devices(binaries, workdir):
     rig = ActionRig(binaries, workdir)
     try:
         if not rig.ready:
             return not_ready("actions: the daemon makes its keyboard and pointer", rig)
-        out = subprocess.run(["libinput", "list-devices"], capture_output=True, text=True, timeout=60).stdout
-        blocks = {b.split("\n", 1)[0].strip(): b for b in re.split(r"\nDevice:\s+", "\n" + out) if b.strip()}
+        blocks, out = libinput_devices()
         kb, ptr = blocks.get("TouchBridge keyboard", ""), blocks.get("TouchBridge pointer", "")
-        caps = lambda b: (re.search(r"Capabilities:\s+(.*)", b) or [None, ""])[1].strip()
+        caps = lambda b: device_field(b, "Capabilities")
         ok = caps(kb) == "keyboard" and caps(ptr) == "pointer"
         report("actions: libinput list-devices shows the keyboard (capabilities: {}) and the pointer ({})".format(
             caps(kb) or "absent", caps(ptr) or "absent"), ok, "" if ok else out[-1500:])

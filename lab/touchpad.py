@@ -21,7 +21,7 @@ import time
 
 from common import report, tbsupport
 from passthrough import HZ, MirrorReader, gesture
-from actions import ActionRig
+from actions import ActionRig, device_field, libinput_devices
 
 # libinput's unaccelerated gesture units for 1 mm of finger travel on a touchpad: 1000 dpi normalized,
 # times its touchpad slowdown 0.2968 and plateau 0.9 (docs/actions.md, "Touchpad").
@@ -41,6 +41,10 @@ SCENE = {
          ]},
     ],
 }
+
+# Three fingers 100 pt apart, 2 pt a frame to the left for 120 frames (1 s): a swipe long enough to be
+# cut off mid-way (a disabled recognizer, SIGKILL).
+LONG_SWIPE = [(500 + 100 * i, 240, -2, 0, 120, 0) for i in range(3)]
 
 
 class TouchpadRig(ActionRig):
@@ -75,10 +79,9 @@ def check_device(binaries, workdir):
     try:
         if not rig.ready:
             return not_ready("touchpad: libinput takes the touchpad", rig)
-        out = subprocess.run(["libinput", "list-devices"], capture_output=True, text=True, timeout=60).stdout
-        block = next((b for b in re.split(r"\nDevice:\s+", "\n" + out) if b.startswith("TouchBridge touchpad")), "")
-        caps = (re.search(r"Capabilities:\s+(.*)", block) or [None, ""])[1].strip()
-        size = (re.search(r"Size:\s+(.*)", block) or [None, ""])[1].strip()
+        blocks, out = libinput_devices()
+        block = blocks.get("TouchBridge touchpad", "")
+        caps, size = device_field(block, "Capabilities"), device_field(block, "Size")
         ok = "gesture" in caps and "pointer" in caps and size.startswith("160x110")
         report("touchpad: libinput list-devices takes \"TouchBridge touchpad\" for a touchpad (capabilities: {}; size {})".format(caps, size),
                ok, "" if ok else block or out[-1500:])
@@ -159,7 +162,7 @@ def check_cancel(binaries, workdir):
             return not_ready("touchpad: a cancelled swipe", rig)
         pad = tbsupport.LibinputWatcher(rig.touchpad, workdir, "touchpad")
         rig.client.pump(0.3)
-        player = rig.panel.play(gesture(workdir, "long-swipe", [(500 + 100 * i, 240, -2, 0, 120, 0) for i in range(3)]), background=True)
+        player = rig.panel.play(gesture(workdir, "long-swipe", LONG_SWIPE), background=True)
         time.sleep(0.8)
         out = subprocess.run([os.path.join(binaries, "touchbridgectl"), "disable", "workspaces", "--socket", rig.daemon.socket],
                              capture_output=True, text=True, timeout=30)
@@ -183,7 +186,7 @@ def check_sigkill(binaries, workdir):
             return not_ready("touchpad: SIGKILL mid-swipe", rig)
         pad = tbsupport.LibinputWatcher(rig.touchpad, workdir, "touchpad")
         rig.client.pump(0.3)
-        player = rig.panel.play(gesture(workdir, "long-swipe", [(500 + 100 * i, 240, -2, 0, 120, 0) for i in range(3)]), background=True)
+        player = rig.panel.play(gesture(workdir, "long-swipe", LONG_SWIPE), background=True)
         time.sleep(0.8)
         rig.daemon.proc.send_signal(signal.SIGKILL)
         rig.daemon.proc.wait(10)
